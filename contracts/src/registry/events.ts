@@ -1,0 +1,102 @@
+import { DateTime } from '../common';
+import { z } from '../zod';
+import { FarmSize, FarmType, IrrigationType, SoilType, TenureType, WaterSource } from './farm-attributes';
+import { OnboardingStatus, UploadChannel } from './farmer';
+
+// Event payloads of the farm registry as stored in the log and published downstream. They are
+// forever: change a shape only by adding a new schema_version and an upcaster for the old one.
+
+const FarmerProfileFields = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  phone_number: z.string().nullable(),
+  language: z.string().nullable(),
+  upload_channel: UploadChannel.nullable(),
+  whatsapp_number: z.string().nullable(),
+  data_consent_given: z.boolean(),
+});
+export type FarmerProfileFields = z.infer<typeof FarmerProfileFields>;
+
+export const FarmerRegistered = FarmerProfileFields.extend({
+  farmer_id: z.string(),
+  subject: z.string(),
+  platform_farmer_id: z.string(),
+  onboarding_status: OnboardingStatus,
+  /** `token_claims` when the profile was made from the token on the user's first farm. */
+  source: z.enum(['profile', 'token_claims']),
+  registered_at: DateTime,
+}).openapi('FarmerRegistered');
+
+export const FarmerProfileUpdated = z
+  .object({
+    farmer_id: z.string(),
+    changes: FarmerProfileFields.partial(),
+    onboarding_status: OnboardingStatus,
+    updated_at: DateTime,
+  })
+  .openapi('FarmerProfileUpdated');
+
+/** Claims a shareable code (PF-…, PM-…) for good: the stream `shareable-id-<code>` exists once. */
+export const ShareableIdClaimed = z.object({ code: z.string(), claimed_by: z.string() }).openapi('ShareableIdClaimed');
+
+export const FarmAttributes = z.object({
+  name: z.string(),
+  has_irrigation: z.boolean(),
+  farm_type: FarmType.nullable(),
+  farm_size: FarmSize.nullable(),
+  tenure_type: TenureType.nullable(),
+  irrigation_type: IrrigationType.nullable(),
+  water_source: WaterSource.nullable(),
+  common_grown_crops: z.array(z.string()).nullable(),
+  soil_type: SoilType.nullable(),
+  currency: z.string().nullable(),
+  location: z.string().nullable(),
+  country: z.string().nullable(),
+});
+export type FarmAttributes = z.infer<typeof FarmAttributes>;
+
+export const FarmRegistered = FarmAttributes.extend({
+  farm_id: z.string(),
+  platform_farm_id: z.string(),
+  owner_farmer_id: z.string(),
+  owner_subject: z.string(),
+  registered_by_org_id: z.string().nullable(),
+  created_at: DateTime,
+}).openapi('FarmRegistered');
+
+export const FarmUpdated = z
+  .object({ farm_id: z.string(), changes: FarmAttributes.partial(), updated_at: DateTime })
+  .openapi('FarmUpdated');
+
+export const FarmDeactivated = z.object({ farm_id: z.string(), deactivated_at: DateTime }).openapi('FarmDeactivated');
+
+export const FieldRegistered = z
+  .object({
+    farm_id: z.string(),
+    field_id: z.string(),
+    name: z.string(),
+    area_ha: z.number(),
+    location: z.object({ lat: z.number(), lon: z.number() }),
+    crop_type: z.string().nullable(),
+    registered_at: DateTime,
+  })
+  .openapi('FieldRegistered');
+
+export const FarmerEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('FarmerRegistered'), data: FarmerRegistered }),
+  z.object({ type: z.literal('FarmerProfileUpdated'), data: FarmerProfileUpdated }),
+]);
+export type FarmerEvent = z.infer<typeof FarmerEvent>;
+
+export const FarmEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('FarmRegistered'), data: FarmRegistered }),
+  z.object({ type: z.literal('FarmUpdated'), data: FarmUpdated }),
+  z.object({ type: z.literal('FarmDeactivated'), data: FarmDeactivated }),
+  z.object({ type: z.literal('FieldRegistered'), data: FieldRegistered }),
+]);
+export type FarmEvent = z.infer<typeof FarmEvent>;
+
+export const ShareableIdEvent = z.object({ type: z.literal('ShareableIdClaimed'), data: ShareableIdClaimed });
+export type ShareableIdEvent = z.infer<typeof ShareableIdEvent>;
+
+export type RegistryEvent = FarmerEvent | FarmEvent | ShareableIdEvent;

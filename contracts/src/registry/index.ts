@@ -1,0 +1,5 @@
+export * from './events';
+export * from './farm';
+export * from './farm-attributes';
+export * from './farmer';
+export * from './field';
