@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configVariables, loadConfig, SANDBOX_JWT_SECRET } from './config';
+
+const configErrorOf = (env: NodeJS.ProcessEnv): ConfigError => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+const strongSecret = 'x'.repeat(32);
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      appEnv: 'sandbox',
+      databaseUrl: undefined,
+      eventStore: { kind: 'postgres', url: undefined },
+      kafkaBrokers: [],
+      auth: { jwtSecret: SANDBOX_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined },
+      rateLimitPerMinute: 600,
+      readYourWritesTimeoutMs: 5000,
+      logLevel: 'info',
+      dataDir: '.data',
+      embeddedPostgresPort: 5433,
+      monitorEnabled: true,
+      webhookAllowInsecure: false,
+      webhookRetryScale: 1,
+    });
+  });
+
+  it('reads every variable it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      APP_ENV: 'production',
+      DATABASE_URL: 'postgres://u:p@db:5432/cc',
+      EVENTSTORE_URL: 'kurrentdb://kurrent:2113?tls=false',
+      KAFKA_BROKERS: 'k1:9092, k2:9092',
+      AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
+      AUTH_ISSUER: 'https://idp.example/',
+      AUTH_AUDIENCE: 'cropcover',
+      RATE_LIMIT_PER_MINUTE: '100',
+      READ_YOUR_WRITES_TIMEOUT_MS: '250',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '/var/lib/cropcover',
+      EMBEDDED_POSTGRES_PORT: '6543',
+      MONITOR_ENABLED: 'false',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_RETRY_SCALE: '0.001',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      appEnv: 'production',
+      databaseUrl: 'postgres://u:p@db:5432/cc',
+      eventStore: { kind: 'kurrentdb', url: 'kurrentdb://kurrent:2113?tls=false' },
+      kafkaBrokers: ['k1:9092', 'k2:9092'],
+      auth: {
+        jwtSecret: undefined,
+        jwksUrl: 'https://idp.example/.well-known/jwks.json',
+        issuer: 'https://idp.example/',
+        audience: 'cropcover',
+      },
+      rateLimitPerMinute: 100,
+      readYourWritesTimeoutMs: 250,
+      logLevel: 'warn',
+      dataDir: '/var/lib/cropcover',
+      embeddedPostgresPort: 6543,
+      monitorEnabled: false,
+      webhookAllowInsecure: true,
+      webhookRetryScale: 0.001,
+    });
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it('keeps a postgres EVENTSTORE_URL on the postgres event store', () => {
+    expect(loadConfig({ EVENTSTORE_URL: 'postgresql://h/es' }).eventStore).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://h/es',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['APP_ENV', 'staging'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['EVENTSTORE_URL', 'redis://localhost'],
+    ['KAFKA_BROKERS', 'k1:9092,k2'],
+    ['AUTH_JWKS_URL', 'not a url'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['READ_YOUR_WRITES_TIMEOUT_MS', '-1'],
+    ['LOG_LEVEL', 'verbose'],
+    ['EMBEDDED_POSTGRES_PORT', '0'],
+    ['MONITOR_ENABLED', 'yes'],
+    ['WEBHOOK_ALLOW_INSECURE', '1'],
+    ['WEBHOOK_RETRY_SCALE', '0'],
+  ])('names %s when it is %j', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(new RegExp(`^${name}: `));
+    const secret = configVariables.some((variable) => variable.name === name && 'secret' in variable);
+    if (secret) expect(error.message).not.toContain(value);
+    else expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('names every bad variable at once', () => {
+    const error = configErrorOf({ PORT: 'x', LOG_LEVEL: 'loud', APP_ENV: 'dev' });
+    expect(error.problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['APP_ENV', 'LOG_LEVEL', 'PORT']);
+    expect(error.message).toMatch(/^Invalid configuration:\n {2}- /);
+  });
+
+  it('never echoes a secret value', () => {
+    const error = configErrorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  describe('in production', () => {
+    it('requires AUTH_JWKS_URL or a strong AUTH_JWT_SECRET', () => {
+      expect(configErrorOf({ APP_ENV: 'production' }).problems).toEqual([
+        expect.stringMatching(/^AUTH_JWT_SECRET: in production set AUTH_JWKS_URL, or AUTH_JWT_SECRET to at least 32/),
+      ]);
+      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWT_SECRET: 'short' }).problems[0]).toMatch(
+        /^AUTH_JWT_SECRET: /,
+      );
+    });
+
+    it('refuses the public sandbox secret', () => {
+      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWT_SECRET: SANDBOX_JWT_SECRET }).problems[0]).toMatch(
+        /^AUTH_JWT_SECRET: the public sandbox secret/,
+      );
+    });
+
+    it('accepts a strong secret', () => {
+      expect(loadConfig({ APP_ENV: 'production', AUTH_JWT_SECRET: strongSecret }).auth.jwtSecret).toBe(strongSecret);
+    });
+
+    it('requires the JWKS URL to be https', () => {
+      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWKS_URL: 'http://idp/jwks' }).problems[0]).toMatch(
+        /^AUTH_JWKS_URL: must be an https/,
+      );
+    });
+  });
+
+  it('documents every variable once, with a description', () => {
+    const names = configVariables.map((variable) => variable.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const variable of configVariables) expect(variable.description.length).toBeGreaterThan(10);
+  });
+});

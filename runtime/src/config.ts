@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+// Configuration comes only from environment variables. `configVariables` is the one list of them:
+// names, defaults (as they would be written in the environment) and descriptions. The README table is
+// generated from it or checked against it, and `loadConfig` takes its defaults from it.
+
+export type AppEnv = 'sandbox' | 'production';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Public, documented HS256 secret: accepted only in the sandbox, so dev tokens work out of the box. */
+export const SANDBOX_JWT_SECRET = 'cropcover-sandbox-secret-do-not-use-in-production';
+
+/** Shortest HS256 secret accepted in production (256 bits of ASCII, as RFC 7518 §3.2 asks). */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+
+export interface ConfigVariable {
+  readonly name: string;
+  /** The value used when the variable is unset or empty, written as in the environment. */
+  readonly default?: string;
+  readonly description: string;
+  /** Secret values are never echoed in error messages. */
+  readonly secret?: boolean;
+}
+
+export const configVariables = [
+  { name: 'PORT', default: '3000', description: 'HTTP port of the service (0 picks a free port).' },
+  { name: 'APP_ENV', default: 'sandbox', description: '`sandbox` or `production`; becomes `environment` on policies.' },
+  {
+    name: 'DATABASE_URL',
+    description: 'PostgreSQL URL (`postgres://…`). Unset: an embedded PostgreSQL is started with data under DATA_DIR.',
+    secret: true,
+  },
+  {
+    name: 'EVENTSTORE_URL',
+    description:
+      'Event store. Unset: the PostgreSQL `events` table of DATABASE_URL. `postgres://…` for another PostgreSQL, `kurrentdb://…` or `esdb://…` for KurrentDB/EventStoreDB.',
+    secret: true,
+  },
+  {
+    name: 'KAFKA_BROKERS',
+    description:
+      'Comma-separated `host:port` list. Unset: no Kafka; the webhook dispatcher reads breaches from the event store.',
+  },
+  {
+    name: 'AUTH_JWT_SECRET',
+    description: `HS256 secret for bearer tokens. In the sandbox it defaults to the public dev secret \`${SANDBOX_JWT_SECRET}\`; in production set AUTH_JWKS_URL or a secret of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters.`,
+    secret: true,
+  },
+  {
+    name: 'AUTH_JWKS_URL',
+    description: 'JWKS URL of the identity provider (RS256/ES256). When set, tokens are verified against it only.',
+  },
+  { name: 'AUTH_ISSUER', description: 'Required `iss` claim, checked when set.' },
+  { name: 'AUTH_AUDIENCE', description: 'Required `aud` claim, checked when set.' },
+  { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per token subject.' },
+  {
+    name: 'READ_YOUR_WRITES_TIMEOUT_MS',
+    default: '5000',
+    description: 'How long a write (or a read with `Consistency-Token`) waits for the read models to catch up.',
+  },
+  { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
+  {
+    name: 'DATA_DIR',
+    default: '.data',
+    description: 'Local state; the embedded PostgreSQL keeps its data in `<DATA_DIR>/postgres`.',
+  },
+  {
+    name: 'EMBEDDED_POSTGRES_PORT',
+    default: '5433',
+    description: 'Port of the embedded PostgreSQL (only without DATABASE_URL).',
+  },
+  { name: 'MONITOR_ENABLED', default: 'true', description: '`false` turns the in-process policy monitor off.' },
+  {
+    name: 'WEBHOOK_ALLOW_INSECURE',
+    default: 'false',
+    description: '`true` allows `http` and private/loopback webhook URLs (local development and tests only).',
+  },
+  {
+    name: 'WEBHOOK_RETRY_SCALE',
+    default: '1',
+    description: 'Multiplies the webhook retry delays (5 s … 10 h); e.g. 0.001 in tests.',
+  },
+] as const satisfies readonly ConfigVariable[];
+
+type VariableName = (typeof configVariables)[number]['name'];
+
+export interface AuthConfig {
+  /** HS256 secret; absent only when jwksUrl is set. */
+  readonly jwtSecret: string | undefined;
+  readonly jwksUrl: string | undefined;
+  readonly issuer: string | undefined;
+  readonly audience: string | undefined;
+}
+
+export type EventStoreConfig =
+  | {
+      readonly kind: 'postgres';
+      /** undefined: the events table lives in DATABASE_URL. */
+      readonly url: string | undefined;
+    }
+  | { readonly kind: 'kurrentdb'; readonly url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly appEnv: AppEnv;
+  /** undefined: start the embedded PostgreSQL. */
+  readonly databaseUrl: string | undefined;
+  readonly eventStore: EventStoreConfig;
+  /** Empty: Kafka is not used. */
+  readonly kafkaBrokers: readonly string[];
+  readonly auth: AuthConfig;
+  readonly rateLimitPerMinute: number;
+  readonly readYourWritesTimeoutMs: number;
+  readonly logLevel: LogLevel;
+  readonly dataDir: string;
+  readonly embeddedPostgresPort: number;
+  readonly monitorEnabled: boolean;
+  readonly webhookAllowInsecure: boolean;
+  readonly webhookRetryScale: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+
+const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
+
+const urlWithScheme = (schemes: readonly string[]) =>
+  z.string().refine((value) => URL.canParse(value) && schemes.includes(new URL(value).protocol.slice(0, -1)), {
+    error: `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(', ')}`,
+  });
+
+const postgresSchemes = ['postgres', 'postgresql'];
+const kurrentSchemes = ['kurrentdb', 'kurrentdb+discover', 'esdb', 'esdb+discover'];
+
+// `satisfies` makes the compiler hold the schema and the table to exactly the same names.
+const schema = z
+  .object({
+    PORT: integer(0, 65535),
+    APP_ENV: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }),
+    DATABASE_URL: urlWithScheme(postgresSchemes).optional(),
+    EVENTSTORE_URL: urlWithScheme([...postgresSchemes, ...kurrentSchemes]).optional(),
+    KAFKA_BROKERS: z
+      .string()
+      .transform((value) => value.split(',').map((broker) => broker.trim()))
+      .refine((brokers) => brokers.every((broker) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(broker)), {
+        error: 'must be a comma-separated list of host:port',
+      })
+      .optional(),
+    AUTH_JWT_SECRET: z.string().optional(),
+    AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
+    AUTH_ISSUER: z.string().optional(),
+    AUTH_AUDIENCE: z.string().optional(),
+    RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
+    READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+    DATA_DIR: z.string(),
+    EMBEDDED_POSTGRES_PORT: integer(1, 65535),
+    MONITOR_ENABLED: flag,
+    WEBHOOK_ALLOW_INSECURE: flag,
+    WEBHOOK_RETRY_SCALE: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { error: 'must be a positive number' })
+      .transform(Number)
+      .pipe(z.number().positive({ error: 'must be a positive number' })),
+  } satisfies Record<VariableName, z.ZodType>)
+  .superRefine((env, context) => {
+    if (env.APP_ENV !== 'production') return;
+    if (env.AUTH_JWKS_URL) {
+      if (!env.AUTH_JWKS_URL.startsWith('https://'))
+        context.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'must be an https:// URL in production' });
+      return;
+    }
+    if (!env.AUTH_JWT_SECRET || env.AUTH_JWT_SECRET.length < MIN_PRODUCTION_SECRET_LENGTH)
+      context.addIssue({
+        code: 'custom',
+        path: ['AUTH_JWT_SECRET'],
+        message: `in production set AUTH_JWKS_URL, or AUTH_JWT_SECRET to at least ${MIN_PRODUCTION_SECRET_LENGTH} characters`,
+      });
+    else if (env.AUTH_JWT_SECRET === SANDBOX_JWT_SECRET)
+      context.addIssue({
+        code: 'custom',
+        path: ['AUTH_JWT_SECRET'],
+        message: 'the public sandbox secret is not allowed in production',
+      });
+  });
+
+const secretNames = new Set<string>(
+  configVariables.filter((variable: ConfigVariable) => variable.secret).map((variable) => variable.name),
+);
+
+/** Reads and validates the configuration; throws a ConfigError naming every bad variable. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  // An empty value counts as unset, as `VAR=` in a compose file or shell usually means "not configured".
+  const raw = Object.fromEntries(
+    configVariables.map((variable: ConfigVariable) => [variable.name, env[variable.name] || variable.default]),
+  );
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        const value = raw[name];
+        const shown = value === undefined || secretNames.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+        return `${name}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const values = parsed.data;
+  const eventStoreUrl = values.EVENTSTORE_URL;
+  return {
+    port: values.PORT,
+    appEnv: values.APP_ENV,
+    databaseUrl: values.DATABASE_URL,
+    eventStore:
+      eventStoreUrl && kurrentSchemes.includes(new URL(eventStoreUrl).protocol.slice(0, -1))
+        ? { kind: 'kurrentdb', url: eventStoreUrl }
+        : { kind: 'postgres', url: eventStoreUrl },
+    kafkaBrokers: values.KAFKA_BROKERS ?? [],
+    auth: {
+      jwtSecret: values.AUTH_JWKS_URL ? undefined : (values.AUTH_JWT_SECRET ?? SANDBOX_JWT_SECRET),
+      jwksUrl: values.AUTH_JWKS_URL,
+      issuer: values.AUTH_ISSUER,
+      audience: values.AUTH_AUDIENCE,
+    },
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
+    logLevel: values.LOG_LEVEL,
+    dataDir: values.DATA_DIR,
+    embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,
+    monitorEnabled: values.MONITOR_ENABLED,
+    webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,
+    webhookRetryScale: values.WEBHOOK_RETRY_SCALE,
+  };
+};

@@ -1,0 +1,47 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { ReadinessCheck } from './http/readiness';
+import type { Logger } from './logger';
+
+// 64-bit integers (`int8`/`bigint`, e.g. global positions and counts, and `xid8` transaction ids) are
+// parsed as JavaScript `bigint` on every pool made here: exact beyond 2^53, and comparable with `<`,
+// which strings are not. Convert with Number() only where the value is known to be small (counts,
+// page totals) before it goes into JSON. `numeric` stays a string; int8 arrays stay string arrays.
+const INT8_OID = 20;
+const XID8_OID = 5069;
+
+const parseBigInt = (value: string): bigint => BigInt(value);
+
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID || oid === XID8_OID
+      ? parseBigInt
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+export interface PoolOptions {
+  readonly max?: number;
+  readonly applicationName?: string;
+}
+
+/** A pg pool with bigint int8 parsing; errors of idle connections are logged instead of crashing. */
+export const createPool = (
+  url: string,
+  logger: Logger,
+  { max = 10, applicationName = 'cropcover' }: PoolOptions = {},
+) => {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName, types: typeParsers });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  return pool;
+};
+
+/** Kysely over the pool; `db.destroy()` ends the pool too. */
+export const createKysely = <DB>(pool: pg.Pool): Kysely<DB> =>
+  new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+
+export const databaseReadinessCheck = (pool: pg.Pool): ReadinessCheck => ({
+  name: 'database',
+  check: async () => {
+    await pool.query('select 1');
+  },
+});

@@ -1,0 +1,66 @@
+import express, { type Express } from 'express';
+import { type Clock, systemClock } from '../clock';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
+import { createAuthenticator } from './auth';
+import { docsRouter } from './docs';
+import { jsonBody } from './json-body';
+import { notFoundHandler, problemHandler } from './problem-handler';
+import { createRateLimiter } from './rate-limit';
+import { type ReadinessCheck, readinessHandler } from './readiness';
+import { requestContext } from './request-context';
+
+export interface HttpAppOptions {
+  readonly config: Pick<Config, 'auth' | 'rateLimitPerMinute'>;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly readiness: readonly ReadinessCheck[];
+  readonly openApiDocument: object;
+  readonly clock?: Clock;
+}
+
+/**
+ * The shared front of every API process. Public endpoints first (health, readiness, metrics, OpenAPI,
+ * docs); everything the caller mounts afterwards is authenticated, rate limited and gets parsed JSON.
+ * Authentication comes before body parsing so an anonymous caller cannot make the server read 1 MiB
+ * bodies, and a missing token is reported as 401 before any complaint about the body.
+ * Mount routers, then call finalizeHttpApp.
+ */
+export const createHttpApp = ({
+  config,
+  logger,
+  metrics,
+  readiness,
+  openApiDocument,
+  clock = systemClock,
+}: HttpAppOptions): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestContext(logger));
+  app.use(metrics.middleware);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', readinessHandler(readiness));
+  app.get('/metrics', metrics.handler);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/docs', docsRouter(openApiDocument));
+
+  const rateLimiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, clock });
+  app.use(createAuthenticator(config.auth, clock));
+  app.use(rateLimiter.limitFailedAuthentication);
+  app.use(rateLimiter.limitBySubject);
+  app.use(jsonBody());
+  return app;
+};
+
+/** Adds the 404 for unknown routes and the problem-details error handler after the caller's routers. */
+export const finalizeHttpApp = (app: Express): Express => {
+  app.use(notFoundHandler);
+  app.use(problemHandler);
+  return app;
+};

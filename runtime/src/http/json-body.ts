@@ -1,0 +1,20 @@
+import express, { type RequestHandler } from 'express';
+import { ProblemError } from './problem';
+
+export const JSON_BODY_LIMIT = '1mb';
+
+const carriesBody = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+/** Bodies are JSON: a request that carries a body of another (or no) media type gets 415. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (carriesBody(req.headers) && !req.is(['application/json', 'application/*+json']))
+    throw ProblemError.unsupportedMediaType();
+  next();
+};
+
+/** 415 rule, then parsing up to 1 MiB; too large → 413 and invalid JSON → 400 via the problem handler. */
+export const jsonBody = (): RequestHandler[] => [
+  requireJsonBody,
+  express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+];

@@ -1,0 +1,41 @@
+export { type Clock, type SettableClock, settableClock, systemClock } from './clock';
+export {
+  type AppEnv,
+  type AuthConfig,
+  type Config,
+  ConfigError,
+  type ConfigVariable,
+  configVariables,
+  type EventStoreConfig,
+  type LogLevel,
+  loadConfig,
+  MIN_PRODUCTION_SECRET_LENGTH,
+  SANDBOX_JWT_SECRET,
+} from './config';
+export { createKysely, createPool, databaseReadinessCheck, type PoolOptions } from './database';
+export { type DevTokenClaims, signDevToken } from './dev-token';
+export {
+  type DatabaseServer,
+  type EmbeddedPostgresOptions,
+  resolveDatabaseUrl,
+  startEmbeddedPostgres,
+} from './embedded-postgres';
+export { createHttpApp, finalizeHttpApp, type HttpAppOptions } from './http/app';
+export { createAuthenticator } from './http/auth';
+export { JSON_BODY_LIMIT, jsonBody } from './http/json-body';
+export {
+  ADMIN_ROLE,
+  type Principal,
+  principalOf,
+  requireOrganization,
+  requireRoles,
+} from './http/principal';
+export { type FieldError, ProblemError, type ProblemInit } from './http/problem';
+export { notFoundHandler, PROBLEM_CONTENT_TYPE, problemHandler, problemType } from './http/problem-handler';
+export { createRateLimiter, type RateLimiter } from './http/rate-limit';
+export { type ReadinessCheck, readinessHandler } from './http/readiness';
+export { type RequestContext, requestContext, requestContextOf } from './http/request-context';
+export { parseBody, parseInput, parseParams, parseQuery } from './http/validation';
+export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
+export { createMetrics, type Metrics } from './metrics';
+export { loadConfigOrExit, type StopOnSignalsOptions, stopOnSignals } from './process-lifecycle';
