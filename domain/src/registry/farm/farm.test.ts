@@ -60,7 +60,7 @@ describe('registering a farm', () => {
 
 describe('updating a farm', () => {
   const spec = deciderSpec(initialFarm, evolveFarm, updateFarm);
-  const rename = { actor: owner, changes: { name: 'Shamba Kuu' }, expectedUpdatedAt: undefined, now: later };
+  const rename = { actor: owner, changes: { name: 'Shamba Kuu' }, expectedUpdatedAt: [], now: later };
 
   it('records the changed fields with a new updated_at', () =>
     spec
@@ -87,7 +87,7 @@ describe('updating a farm', () => {
   it('accepts the current updated_at and refuses a stale one', () => {
     spec
       .given([farmRegistered])
-      .when({ ...rename, expectedUpdatedAt: '2026-03-01T10:00:00Z' })
+      .when({ ...rename, expectedUpdatedAt: ['2026-03-01T10:00:00Z'] })
       .thenEvents([
         {
           type: 'FarmUpdated',
@@ -96,7 +96,7 @@ describe('updating a farm', () => {
       ]);
     spec
       .given([farmRegistered])
-      .when({ ...rename, expectedUpdatedAt: '2026-02-01T10:00:00Z' })
+      .when({ ...rename, expectedUpdatedAt: ['2026-03-01T10:00:00Z', '2026-02-01T10:00:00Z'] })
       .thenRefuses('conflict', 'version_conflict');
   });
 

@@ -9,14 +9,14 @@ import { managedFarm } from './farm-access';
 export interface UpdateFarm {
   readonly actor: Actor;
   readonly changes: Partial<FarmAttributes>;
-  /** The `updated_at` the client last saw (body field or If-Match); a different stored one is a lost update. */
-  readonly expectedUpdatedAt: string | undefined;
+  /** The `updated_at` values the client last saw (body field, If-Match); any other stored one means a lost update. */
+  readonly expectedUpdatedAt: readonly string[];
   readonly now: Date;
 }
 
 export const updateFarm = (command: UpdateFarm, state: Farm): FarmEvent[] => {
   const farm = managedFarm(state, command.actor);
-  if (command.expectedUpdatedAt !== undefined && Date.parse(command.expectedUpdatedAt) !== Date.parse(farm.updatedAt)) {
+  if (command.expectedUpdatedAt.some((seen) => Date.parse(seen) !== Date.parse(farm.updatedAt))) {
     throw new DomainError(
       'conflict',
       'version_conflict',

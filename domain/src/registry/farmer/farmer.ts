@@ -15,6 +15,8 @@ export type Farmer =
       readonly updatedAt: string;
     };
 
+export type RegisteredFarmer = Extract<Farmer, { status: 'registered' }>;
+
 export const initialFarmer: Farmer = { status: 'unregistered' };
 
 /** Onboarding is complete once both names are known and the farmer consented to share their data. */

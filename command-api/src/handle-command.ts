@@ -1,0 +1,61 @@
+import { type AppendResult, type EventStore, WrongExpectedRevisionError } from '@cropcover/eventstore';
+import type { CommandContext } from './command-context';
+import { type DomainEvent, toNewEvent } from './event-envelope';
+
+export interface Aggregate<State, Event extends DomainEvent> {
+  readonly initial: State;
+  readonly evolve: (state: State, event: Event) => State;
+}
+
+export interface CommandOutcome<State> {
+  /** The state after the decided events. */
+  readonly state: State;
+  /** Where the events landed; undefined when the decision was to change nothing. */
+  readonly appended: AppendResult | undefined;
+}
+
+/** A concurrent writer won this many times in a row: give up with a 409 rather than spin. */
+const MAX_ATTEMPTS = 5;
+
+/** Load the stream, decide, append expecting the revision that was loaded; when another writer got
+ *  there first, load again and decide again on the newer state. */
+export const handleCommand = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+  decide: (state: State) => Event[],
+  context: CommandContext,
+): Promise<CommandOutcome<State>> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const recorded = await eventStore.readStream(streamId);
+    // Our own log, upcast on read to the current shapes: the cast names what the stream holds.
+    const state = recorded.reduce(
+      (current, event) => aggregate.evolve(current, event as unknown as Event),
+      aggregate.initial,
+    );
+    const events = decide(state);
+    if (events.length === 0) return { state, appended: undefined };
+    const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+    try {
+      const appended = await eventStore.append(
+        streamId,
+        events.map((event) => toNewEvent(event, context)),
+        expected,
+      );
+      return { state: events.reduce(aggregate.evolve, state), appended };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+};
+
+/** The state of a stream without deciding anything. */
+export const loadAggregate = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+): Promise<State> =>
+  (await eventStore.readStream(streamId)).reduce(
+    (current, event) => aggregate.evolve(current, event as unknown as Event),
+    aggregate.initial,
+  );

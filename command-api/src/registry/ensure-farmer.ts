@@ -1,0 +1,51 @@
+import { farmerIdForSubject, type RegisteredFarmer, registerFarmer } from '@cropcover/domain';
+import type { EventStore } from '@cropcover/eventstore';
+import type { CommandContext } from '../command-context';
+import { handleCommand, loadAggregate } from '../handle-command';
+import { claimShareableId } from './claim-shareable-id';
+import { registeredFarmer } from './registered';
+import { farmerAggregate, farmerStream } from './streams';
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** The caller's farmer profile; a user without one gets it made from the token's claims, pending
+ *  until names and consent are given (SPEC §6). */
+export const ensureFarmer = async (eventStore: EventStore, context: CommandContext): Promise<RegisteredFarmer> => {
+  const farmerId = farmerIdForSubject(context.principal.sub);
+  const stream = farmerStream(farmerId);
+  const existing = await loadAggregate(eventStore, stream, farmerAggregate);
+  if (existing.status === 'registered') return existing;
+
+  const platformFarmerId = await claimShareableId(eventStore, 'PF', stream, context);
+  const { givenName, familyName, phoneNumber } = context.principal;
+  const outcome = await handleCommand(
+    eventStore,
+    stream,
+    farmerAggregate,
+    // Another request of the same user may have made the profile meanwhile: then keep that one.
+    (state) =>
+      state.status === 'registered'
+        ? []
+        : registerFarmer(
+            {
+              farmerId,
+              subject: context.principal.sub,
+              platformFarmerId,
+              profile: {
+                first_name: givenName?.trim() ?? '',
+                last_name: familyName?.trim() ?? '',
+                phone_number: phoneNumber !== undefined && E164.test(phoneNumber) ? phoneNumber : null,
+                language: null,
+                upload_channel: null,
+                whatsapp_number: null,
+                data_consent_given: false,
+              },
+              source: 'token_claims',
+              now: context.now,
+            },
+            state,
+          ),
+    context,
+  );
+  return registeredFarmer(outcome.state);
+};

@@ -1,0 +1,25 @@
+import { type GlobalPosition, parsePosition } from '@cropcover/eventstore';
+import { ProblemError } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+
+export interface ReadModelConsistency {
+  waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean>;
+}
+
+/** A read that carries the `Consistency-Token` of an earlier write waits (bounded) until the read
+ *  models include that write, so a client that saw its write succeed also sees it here. */
+export const honourConsistencyToken =
+  (consistency: ReadModelConsistency, timeoutMs: number): RequestHandler =>
+  async (req, _res, next) => {
+    const token = req.get('Consistency-Token');
+    if (token === undefined || req.method !== 'GET') return next();
+    const position = parsePosition(token);
+    if (!position) {
+      throw ProblemError.badRequest(
+        'invalid_consistency_token',
+        'Consistency-Token must be a value returned by a write.',
+      );
+    }
+    await consistency.waitFor(position, timeoutMs);
+    next();
+  };

@@ -1,0 +1,2 @@
+export type { QueryApiDeps } from './query-api-deps';
+export { createQueryRouter } from './query-router';

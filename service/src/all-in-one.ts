@@ -1,0 +1,92 @@
+import type { Server } from 'node:http';
+import { createCommandRouter, refusalToProblem } from '@cropcover/command-api';
+import { buildOpenApiDocument } from '@cropcover/contracts';
+import { PLATFORM_VERSION } from '@cropcover/domain';
+import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
+import {
+  createReadModelConsistency,
+  migrateReadModels,
+  type ReadModels,
+  readModelProjections,
+  startProjector,
+} from '@cropcover/projector';
+import { createQueryRouter } from '@cropcover/query-api';
+import {
+  type Config,
+  createHttpApp,
+  createKysely,
+  createMetrics,
+  createPool,
+  databaseReadinessCheck,
+  finalizeHttpApp,
+  type Logger,
+  resolveDatabaseUrl,
+  systemClock,
+} from '@cropcover/runtime';
+
+export interface RunningAllInOne {
+  readonly server: Server;
+  /** Stops accepting, finishes in-flight requests and projection batches, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+
+/** Both APIs on one port, the projector in-process, PostgreSQL embedded unless DATABASE_URL is set. */
+export const startAllInOne = async (config: Config, logger: Logger): Promise<RunningAllInOne> => {
+  const database = await resolveDatabaseUrl(config, logger);
+  const pool = createPool(database.url, logger);
+  const db = createKysely<ReadModels>(pool);
+  await migrateEventStore(pool);
+  await migrateReadModels(db);
+  const eventStore = createEventStore({ eventstoreUrl: config.eventStore.url, pool });
+  const metrics = createMetrics();
+
+  const projector = await startProjector({
+    eventStore,
+    db,
+    projections: readModelProjections,
+    logger,
+    metricsRegistry: metrics.registry,
+  });
+  const consistency = createReadModelConsistency({
+    pool,
+    projectionNames: readModelProjections.map((projection) => projection.name),
+    logger,
+    localProgress: projector,
+  });
+
+  const app = createHttpApp({
+    config,
+    logger,
+    metrics,
+    readiness: [databaseReadinessCheck(pool)],
+    openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+  });
+  app.use(createQueryRouter({ db, consistency, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs }));
+  app.use(
+    createCommandRouter({
+      eventStore,
+      clock: systemClock,
+      readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
+    }),
+  );
+  app.use(refusalToProblem);
+  finalizeHttpApp(app);
+
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(config.port, () => resolve(listening));
+  });
+  return {
+    server,
+    stop: async () => {
+      await closeServer(server);
+      await projector.stop();
+      await consistency.close();
+      await eventStore.close();
+      await pool.end();
+      await database.stop();
+    },
+  };
+};

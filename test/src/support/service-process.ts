@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+// Starts the service exactly as the README's quick start does (`npm start`), on a free port, against
+// the given database, and talks to it over HTTP only.
+
+export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const TEST_JWT_SECRET = 'end-to-end-test-secret-of-at-least-32-characters';
+
+export interface RunningService {
+  readonly baseUrl: string;
+  readonly output: () => string;
+  /** SIGTERM to the whole process group, then wait for it to exit. */
+  stop(): Promise<void>;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+const exited = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+export const startService = async (env: Record<string, string>): Promise<RunningService> => {
+  const port = await freePort();
+  let output = '';
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, PORT: String(port), AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const service: RunningService = {
+    baseUrl,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited(child);
+    },
+  };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the service exited with ${child.exitCode} before it was ready:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) return service;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await service.stop();
+  throw new Error(`the service did not become ready within 90 s:\n${output}`);
+};
