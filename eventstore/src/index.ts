@@ -1,0 +1,8 @@
+export { createEventStore, type EventStoreSelection } from './create-event-store';
+export { createKurrentDbEventStore, type KurrentDbEventStoreOptions } from './kurrentdb/kurrentdb-event-store';
+export { isKurrentDbUrl } from './kurrentdb/kurrentdb-url';
+export * from './port';
+export { comparePositions, formatPosition, isAtOrAfter, parsePosition } from './position';
+export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
+export { migrateEventStore } from './postgres/schema';
+export { createUpcast, type Upcast, type Upcaster } from './upcasting';

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { collectEvents } from '../contract/event-collector';
+import { describeEventStoreContract } from '../contract/event-store-contract';
+import { testEvent } from '../contract/test-event';
+import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../port';
+import { endPool } from './pool-shutdown';
+import { createPostgresEventStore } from './postgres-event-store';
+import { migrateEventStore } from './schema';
+
+const openDatabase = async (label: string) => {
+  const database = await createTestDatabase(label);
+  const pool = new pg.Pool({ connectionString: database.url, max: 12 });
+  await migrateEventStore(pool);
+  return { database, pool };
+};
+
+describeEventStoreContract('PostgreSQL', async () => {
+  const { database, pool } = await openDatabase('eventstore_contract');
+  return {
+    openStore: async (upcasters) => createPostgresEventStore({ pool, upcasters, retryDelayMs: 50 }),
+    dispose: async () => {
+      await endPool(pool);
+      await database.drop();
+    },
+  };
+});
+
+describe('PostgreSQL event store', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let store: EventStore;
+  let slowWriter: pg.Client;
+
+  beforeAll(async () => {
+    ({ database, pool } = await openDatabase('eventstore_pg'));
+    store = createPostgresEventStore({ pool });
+    slowWriter = new pg.Client({ connectionString: database.url });
+    await slowWriter.connect();
+  });
+
+  afterAll(async () => {
+    await slowWriter?.end();
+    await store?.close();
+    if (pool) await endPool(pool);
+    await database?.drop();
+  });
+
+  /** Inserts the event the way an append does, in a transaction the test keeps open. */
+  const beginSlowAppend = async (streamId: string, revision: number, event: NewEvent) => {
+    await slowWriter.query('begin');
+    const { rows } = await slowWriter.query<{ transaction_id: string; global_position: string }>(
+      `insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+       values ($1, $2, $3, $4, $5, $6) returning transaction_id, global_position`,
+      [
+        streamId,
+        revision,
+        event.metadata.event_id,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      ],
+    );
+    const row = rows[0]!;
+    return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+  };
+
+  it('migrates idempotently, also when several processes start at once', async () => {
+    await Promise.all([migrateEventStore(pool), migrateEventStore(pool), migrateEventStore(pool)]);
+    const { rows } = await pool.query<{ column_name: string; data_type: string }>(
+      `select column_name, data_type from information_schema.columns where table_name = 'events' order by ordinal_position`,
+    );
+    expect(rows.map((row) => `${row.column_name} ${row.data_type}`)).toEqual([
+      'global_position bigint',
+      'stream_id text',
+      'stream_revision integer',
+      'event_id uuid',
+      'event_type text',
+      'data jsonb',
+      'metadata jsonb',
+      'transaction_id xid8',
+    ]);
+  });
+
+  it('never lets a subscriber pass a transaction that began earlier and commits later', async () => {
+    const prefix = `late${randomBytes(4).toString('hex')}-`;
+    const head = await store.headPosition();
+    const collector = collectEvents(store, head);
+    const slowEvent = testEvent('TriggerEvaluated', { slow: true });
+    const fastEvent = testEvent('TriggerEvaluated', { fast: true });
+    try {
+      const slowPosition = await beginSlowAppend(`${prefix}slow`, 0, slowEvent);
+      const fast = await store.append(`${prefix}fast`, [fastEvent], 'no_stream');
+      // The fast append took its transaction id and its global position after the slow one, and committed first.
+      expect(fast.position.commit).toBeGreaterThan(slowPosition.commit);
+      expect(fast.position.prepare).toBeGreaterThan(slowPosition.prepare);
+      expect(await store.readStream(`${prefix}fast`)).toHaveLength(1);
+
+      // A reader ordered by global position alone would now hand out the fast event and later skip the slow one.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(collector.idsOf(prefix)).toEqual([]);
+      expect((await store.readAll(head, 100)).filter((event) => event.streamId.startsWith(prefix))).toEqual([]);
+
+      await slowWriter.query('commit');
+      const expected = [slowEvent.metadata.event_id, fastEvent.metadata.event_id];
+      await vi.waitFor(() => expect(collector.idsOf(prefix)).toEqual(expected), { timeout: 10_000, interval: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(collector.idsOf(prefix)).toEqual(expected);
+    } finally {
+      await slowWriter.query('rollback').catch(() => undefined);
+      await collector.stop();
+    }
+  });
+
+  it('wakes an idle subscriber with the append notification rather than its poll', async () => {
+    const notified = createPostgresEventStore({ pool, pollIntervalMs: 60_000 });
+    const prefix = `wake${randomBytes(4).toString('hex')}-`;
+    const collector = collectEvents(notified, await notified.headPosition());
+    try {
+      // Let the subscriber find nothing and fall asleep for its (minute-long) poll interval.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const event = testEvent('FarmRegistered', {});
+      await notified.append(`${prefix}1`, [event], 'no_stream');
+      await vi.waitFor(() => expect(collector.idsOf(prefix)).toEqual([event.metadata.event_id]), {
+        timeout: 3_000,
+        interval: 20,
+      });
+    } finally {
+      await collector.stop();
+      await notified.close();
+    }
+  });
+
+  it('turns a revision lost on the unique index into WrongExpectedRevisionError', async () => {
+    const stream = `lost${randomBytes(4).toString('hex')}`;
+    await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    // Reads the stream as empty and then waits on the other writer's uncommitted revision 0.
+    const append = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+    const error = await append.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 0 });
+  });
+
+  it('retries an `any` append that lost the race on the new head', async () => {
+    const stream = `any${randomBytes(4).toString('hex')}`;
+    await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    const append = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'any');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+    expect((await append).nextExpectedRevision).toBe(1);
+    expect((await store.readStream(stream)).map((event) => event.data)).toEqual([{ by: 'other writer' }, { by: 'us' }]);
+  });
+});

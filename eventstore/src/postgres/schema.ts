@@ -1,0 +1,39 @@
+import type pg from 'pg';
+
+// transaction_id is what makes $all safe to follow: readers only take rows of transactions older than
+// every transaction still running, so a slow transaction that commits late is never skipped.
+const EVENTS_TABLE = `
+  create table if not exists events (
+    global_position bigint generated always as identity primary key,
+    stream_id text not null,
+    stream_revision int not null,
+    event_id uuid not null,
+    event_type text not null,
+    data jsonb not null,
+    metadata jsonb not null,
+    transaction_id xid8 not null default pg_current_xact_id(),
+    constraint events_event_id_key unique (event_id),
+    constraint events_stream_revision_key unique (stream_id, stream_revision)
+  );
+  create index if not exists events_transaction_position_idx on events (transaction_id, global_position);
+`;
+
+/** Creates the event store's table and indexes when missing; safe to run from several processes at once. */
+export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query('begin');
+    // `create … if not exists` is not atomic: two processes starting together could both try to create.
+    await client.query(`select pg_advisory_xact_lock(hashtext('cropcover.eventstore.migrate'))`);
+    await client.query(EVENTS_TABLE);
+    await client.query('commit');
+  } catch (error) {
+    failed = true;
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    // A connection that failed mid-transaction is dropped rather than handed to the next user.
+    client.release(failed);
+  }
+};
