@@ -1,0 +1,159 @@
+import { DateTime } from '../common';
+import { z } from '../zod';
+import { CalendarDate } from './calendar-date';
+import { Comparison, Peril, PolicyEnvironment, PricingMethod, TriggerIndex } from './peril';
+import { TriggerTerms } from './trigger-terms';
+
+// Event payloads of the insurance area as stored in the log and published downstream. Money is in
+// integer minor units of `currency` (`*_minor`); severities, rates and index values are decimals
+// with at most 6 places. They are forever: change a shape only with a new schema_version and an upcaster.
+
+const MinorUnits = z.number().int().nonnegative();
+
+export const PerilPremium = z.object({
+  peril: Peril,
+  rate: z.number(),
+  premium_minor: MinorUnits,
+  method: PricingMethod,
+  seasons_used: z.number().int().nonnegative(),
+});
+export type PerilPremium = z.infer<typeof PerilPremium>;
+
+export const PolicyIssued = z
+  .object({
+    policy_id: z.string(),
+    organization_id: z.string(),
+    environment: PolicyEnvironment,
+    farm_id: z.string(),
+    field_id: z.string(),
+    farm_name: z.string().nullable(),
+    field_name: z.string().nullable(),
+    field_area_ha: z.number().nullable(),
+    /** `"lat,lon"` of a registered field. */
+    field_location: z.string().nullable(),
+    crop_type: z.string().nullable(),
+    currency: z.string(),
+    sum_insured_minor: MinorUnits,
+    premium_minor: MinorUnits,
+    rate: z.number(),
+    pricing: z.array(PerilPremium),
+    perils: z.array(Peril),
+    triggers: z.array(TriggerTerms),
+    term_start: CalendarDate,
+    term_end: CalendarDate,
+    settlement_period_days: z.number().int().nonnegative(),
+    issued_at: DateTime,
+    platform_version: z.string(),
+  })
+  .openapi('PolicyIssued');
+export type PolicyIssued = z.infer<typeof PolicyIssued>;
+
+/** One peril of one non-backtest evaluation; holds everything the history shows, so it replays
+ *  without the readings table. */
+export const TriggerEvaluated = z
+  .object({
+    policy_id: z.string(),
+    evaluation_id: z.string(),
+    peril: Peril,
+    trigger_index: TriggerIndex,
+    as_of: CalendarDate,
+    window_start: CalendarDate,
+    window_end: CalendarDate,
+    observed_value: z.number(),
+    readings_used: z.number().int().positive(),
+    threshold: z.number(),
+    comparison: Comparison,
+    breached: z.boolean(),
+    severity: z.number().min(0).max(1),
+    evaluated_at: DateTime,
+  })
+  .openapi('TriggerEvaluated');
+export type TriggerEvaluated = z.infer<typeof TriggerEvaluated>;
+
+/** The perils of an evaluation that had no reading to check: not the same as not breached. */
+export const TriggerEvaluationSkipped = z
+  .object({
+    policy_id: z.string(),
+    evaluation_id: z.string(),
+    perils: z.array(Peril),
+    as_of: CalendarDate,
+    window_start: CalendarDate,
+    window_end: CalendarDate,
+    evaluated_at: DateTime,
+  })
+  .openapi('TriggerEvaluationSkipped');
+export type TriggerEvaluationSkipped = z.infer<typeof TriggerEvaluationSkipped>;
+
+/** A new or deeper breach. Self-contained for the trigger.breached webhook; `payout` is null when the
+ *  breach pays nothing more (severity rounds to what was paid, or the sum insured is exhausted). */
+export const TriggerBreached = z
+  .object({
+    policy_id: z.string(),
+    evaluation_id: z.string(),
+    farm_id: z.string(),
+    field_id: z.string(),
+    peril: Peril,
+    trigger_index: TriggerIndex,
+    observed_value: z.number(),
+    threshold: z.number(),
+    severity: z.number().min(0).max(1),
+    as_of: CalendarDate,
+    payout: z.object({ payout_id: z.string(), amount_minor: MinorUnits, currency: z.string() }).nullable(),
+    breached_at: DateTime,
+  })
+  .openapi('TriggerBreached');
+export type TriggerBreached = z.infer<typeof TriggerBreached>;
+
+export const PayoutApproved = z
+  .object({
+    policy_id: z.string(),
+    payout_id: z.string(),
+    evaluation_id: z.string(),
+    peril: Peril,
+    severity: z.number().min(0).max(1),
+    amount_minor: z.number().int().positive(),
+    currency: z.string(),
+    approved_at: DateTime,
+  })
+  .openapi('PayoutApproved');
+export type PayoutApproved = z.infer<typeof PayoutApproved>;
+
+export const PayoutSettled = z
+  .object({ policy_id: z.string(), payout_id: z.string(), settled_at: DateTime })
+  .openapi('PayoutSettled');
+export type PayoutSettled = z.infer<typeof PayoutSettled>;
+
+export const PolicyLapsed = z
+  .object({ policy_id: z.string(), reason: z.string(), lapsed_at: DateTime })
+  .openapi('PolicyLapsed');
+export type PolicyLapsed = z.infer<typeof PolicyLapsed>;
+
+export const PolicyExpired = z.object({ policy_id: z.string(), expired_at: DateTime }).openapi('PolicyExpired');
+export type PolicyExpired = z.infer<typeof PolicyExpired>;
+
+export const PolicyEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('PolicyIssued'), data: PolicyIssued }),
+  z.object({ type: z.literal('TriggerEvaluated'), data: TriggerEvaluated }),
+  z.object({ type: z.literal('TriggerEvaluationSkipped'), data: TriggerEvaluationSkipped }),
+  z.object({ type: z.literal('TriggerBreached'), data: TriggerBreached }),
+  z.object({ type: z.literal('PayoutApproved'), data: PayoutApproved }),
+  z.object({ type: z.literal('PayoutSettled'), data: PayoutSettled }),
+  z.object({ type: z.literal('PolicyLapsed'), data: PolicyLapsed }),
+  z.object({ type: z.literal('PolicyExpired'), data: PolicyExpired }),
+]);
+export type PolicyEvent = z.infer<typeof PolicyEvent>;
+
+/** Appended to the farm stream when an organization issues its first policy on the farm: from then
+ *  on the organization may read the farm (SPEC §6). */
+export const FarmLinkedToOrganization = z
+  .object({
+    farm_id: z.string(),
+    organization_id: z.string(),
+    relationship: z.enum(['insurer']),
+    linked_at: DateTime,
+  })
+  .openapi('FarmLinkedToOrganization');
+export type FarmLinkedToOrganization = z.infer<typeof FarmLinkedToOrganization>;
+
+export const FarmLinkEvent = z.object({ type: z.literal('FarmLinkedToOrganization'), data: FarmLinkedToOrganization });
+export type FarmLinkEvent = z.infer<typeof FarmLinkEvent>;

@@ -1,0 +1,107 @@
+import { DateTime, TrimmedText } from '../common';
+import { CurrencyCode } from '../currency';
+import { FieldId } from '../registry/field';
+import { z } from '../zod';
+import { CalendarDate } from './calendar-date';
+import { SumInsured } from './money-amount';
+import { PageNumber, PageSize } from './pagination';
+import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
+import { FarmReference, refineSumInsuredDecimals } from './quote';
+
+export const PolicyIssueRequest = z
+  .strictObject({
+    farm_id: FarmReference,
+    field_id: FieldId,
+    crop_type: TrimmedText(100).optional(),
+    perils: PerilList,
+    sum_insured: SumInsured,
+    currency: CurrencyCode.optional(),
+    term_start: CalendarDate,
+    term_end: CalendarDate,
+  })
+  .superRefine(refineSumInsuredDecimals)
+  .openapi('PolicyIssueRequest');
+export type PolicyIssueRequest = z.infer<typeof PolicyIssueRequest>;
+
+export const TriggerStatus = z
+  .object({
+    peril: Peril,
+    trigger_index: TriggerIndex,
+    /** The aggregate of the last evaluation; null while there is no reading in the window. */
+    current_index_reading: z.number().nullable(),
+    trigger_threshold: z.number(),
+    comparison: Comparison,
+    data_available: z.boolean(),
+  })
+  .openapi('TriggerStatus');
+export type TriggerStatus = z.infer<typeof TriggerStatus>;
+
+export const Policy = z
+  .object({
+    policy_id: z.string(),
+    organization_id: z.string(),
+    environment: PolicyEnvironment,
+    farm_id: z.string(),
+    field_id: z.string(),
+    farm_name: z.string().optional(),
+    field_name: z.string().optional(),
+    field_area_ha: z.number().optional(),
+    field_location: z.string().optional().openapi({ example: '-1.29,36.82' }),
+    crop_type: z.string().optional(),
+    sum_insured: z.number(),
+    currency: z.string(),
+    premium: z.number(),
+    perils: z.array(Peril),
+    triggers: z.array(TriggerStatus),
+    status: PolicyStatus,
+    issued_at: DateTime,
+    term_start: CalendarDate,
+    term_end: CalendarDate,
+    platform_version: z.string(),
+    next_monitoring_date: CalendarDate.optional(),
+  })
+  .openapi('Policy');
+export type Policy = z.infer<typeof Policy>;
+
+export const PolicyListItem = z
+  .object({
+    policy_id: z.string(),
+    farm_id: z.string(),
+    field_id: z.string(),
+    crop_type: z.string().optional(),
+    sum_insured: z.number(),
+    currency: z.string(),
+    premium: z.number(),
+    perils: z.array(Peril),
+    status: PolicyStatus,
+    issued_at: DateTime,
+    term_start: CalendarDate,
+    term_end: CalendarDate,
+    next_monitoring_date: CalendarDate.optional(),
+  })
+  .openapi('PolicyListItem');
+export type PolicyListItem = z.infer<typeof PolicyListItem>;
+
+export const PolicyListQuery = z.strictObject({
+  status: PolicyStatus.optional(),
+  farm_id: FarmReference.optional(),
+  peril: Peril.optional(),
+  page: PageNumber,
+  page_size: PageSize,
+});
+export type PolicyListQuery = z.infer<typeof PolicyListQuery>;
+
+export const PolicyList = z
+  .object({
+    items: z.array(PolicyListItem),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('PolicyList');
+export type PolicyList = z.infer<typeof PolicyList>;
+
+export const PolicyPathParams = z.strictObject({ policy_id: z.string().min(1).max(100) });
+
+export const LapseRequest = z.strictObject({ reason: TrimmedText(500) }).openapi('LapseRequest');
+export type LapseRequest = z.infer<typeof LapseRequest>;

@@ -1,0 +1,73 @@
+import { CurrencyCode } from '../currency';
+import { FieldId } from '../registry/field';
+import { z } from '../zod';
+import { CalendarDate } from './calendar-date';
+import { amountFitsCurrency, SumInsured } from './money-amount';
+import { Peril, PerilList, PricingMethod } from './peril';
+
+export const FarmReference = z.string().min(1).max(100);
+
+/** sum_insured with more decimals than the given currency has is refused on the field itself. */
+export const refineSumInsuredDecimals = (
+  request: { sum_insured: number; currency?: string | undefined },
+  context: z.RefinementCtx,
+): void => {
+  if (request.currency !== undefined && !amountFitsCurrency(request.sum_insured, request.currency)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['sum_insured'],
+      message: `has more decimals than ${request.currency} allows`,
+    });
+  }
+};
+
+/** term_start and term_end are an extension of the seed's quote: burning-cost pricing and the drought
+ *  threshold depend on the term, so a quote for the issue's term prices exactly like the issue. Without
+ *  them the quote prices a one-year term starting today. */
+export const QuoteRequest = z
+  .strictObject({
+    farm_id: FarmReference,
+    field_id: FieldId,
+    perils: PerilList,
+    sum_insured: SumInsured,
+    currency: CurrencyCode.optional(),
+    term_start: CalendarDate.optional(),
+    term_end: CalendarDate.optional(),
+  })
+  .superRefine(refineSumInsuredDecimals)
+  .refine((request) => (request.term_start === undefined) === (request.term_end === undefined), {
+    message: 'term_start and term_end go together',
+    path: ['term_end'],
+  })
+  .openapi('QuoteRequest');
+export type QuoteRequest = z.infer<typeof QuoteRequest>;
+
+export const PerilPricing = z
+  .object({
+    rate: z.number(),
+    premium: z.number(),
+    method: PricingMethod,
+    /** Past seasons the burning cost averaged over; 0 with the base rate. */
+    seasons_used: z.number().int(),
+  })
+  .openapi('PerilPricing');
+export type PerilPricing = z.infer<typeof PerilPricing>;
+
+export const QuoteBreakdown = z.partialRecord(Peril, PerilPricing).openapi('QuoteBreakdown');
+
+export const Quote = z
+  .object({
+    farm_id: z.string(),
+    field_id: z.string(),
+    perils: z.array(Peril),
+    sum_insured: z.number(),
+    currency: z.string(),
+    rate: z.number(),
+    premium: z.number(),
+    breakdown: QuoteBreakdown,
+    term_start: CalendarDate,
+    term_end: CalendarDate,
+    platform_version: z.string(),
+  })
+  .openapi('Quote');
+export type Quote = z.infer<typeof Quote>;

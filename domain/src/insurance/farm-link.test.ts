@@ -1,0 +1,31 @@
+import { FarmLinkEvent } from '@cropcover/contracts';
+import { describe, expect, it } from 'vitest';
+import { initialFarm } from '../registry/farm/farm';
+import { evolveFarmLink, linkFarmToOrganization } from './farm-link';
+import { insuredFarm } from './insured-farm.fixture';
+
+describe('linking a farm to the insurer organization', () => {
+  const now = new Date('2026-03-25T08:00:00.000Z');
+
+  it('links once, with the insurer relationship', () => {
+    const events = linkFarmToOrganization({ organizationId: 'org-1', now }, insuredFarm);
+    expect(events).toEqual([
+      {
+        type: 'FarmLinkedToOrganization',
+        data: { farm_id: 'farm-1', organization_id: 'org-1', relationship: 'insurer', linked_at: now.toISOString() },
+      },
+    ]);
+    expect(FarmLinkEvent.parse(events[0])).toEqual(events[0]);
+    const linked = events.reduce(evolveFarmLink, insuredFarm);
+    expect(linked.status === 'registered' && linked.organizations).toEqual([
+      { organization_id: 'org-1', relationship: 'insurer', linked_at: now.toISOString() },
+    ]);
+    expect(linkFarmToOrganization({ organizationId: 'org-1', now }, linked)).toEqual([]);
+  });
+
+  it('refuses an unknown farm', () => {
+    expect(() => linkFarmToOrganization({ organizationId: 'org-1', now }, initialFarm)).toThrow(
+      expect.objectContaining({ reason: 'not_found' }),
+    );
+  });
+});

@@ -1,0 +1,33 @@
+import type { FarmLinkEvent } from '@cropcover/contracts';
+import { DomainError } from '../domain-error';
+import type { Farm } from '../registry/farm/farm';
+
+export interface LinkFarmToOrganization {
+  readonly organizationId: string;
+  readonly now: Date;
+}
+
+/** On issue, the insurer's organization is linked to the farm once, so it may read the farm from then on. */
+export const linkFarmToOrganization = (command: LinkFarmToOrganization, state: Farm): FarmLinkEvent[] => {
+  if (state.status !== 'registered') throw new DomainError('not_found', 'not_found', 'no such farm');
+  if (state.organizations.some((link) => link.organization_id === command.organizationId)) return [];
+  return [
+    {
+      type: 'FarmLinkedToOrganization',
+      data: {
+        farm_id: state.farmId,
+        organization_id: command.organizationId,
+        relationship: 'insurer',
+        linked_at: command.now.toISOString(),
+      },
+    },
+  ];
+};
+
+/** How the farm aggregate takes the link in; `evolveFarm` delegates this event here. */
+export const evolveFarmLink = (state: Farm, event: FarmLinkEvent): Farm => {
+  if (state.status !== 'registered') return state;
+  const { organization_id, relationship, linked_at } = event.data;
+  if (state.organizations.some((link) => link.organization_id === organization_id)) return state;
+  return { ...state, organizations: [...state.organizations, { organization_id, relationship, linked_at }] };
+};

@@ -1,0 +1,61 @@
+import type { Quote, QuoteRequest } from '@cropcover/contracts';
+import { PLATFORM_VERSION } from '../platform-version';
+import type { Farm } from '../registry/farm/farm';
+import { defaultQuoteTerm, priceCover } from './cover';
+import { toMajorUnits } from './money';
+import { type ReadingHistory, rateFraction } from './pricing';
+import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
+
+export interface QuoteCover {
+  readonly request: QuoteRequest;
+  /** The farm as the registry holds it. */
+  readonly farm: Farm;
+  readonly today: string;
+  /** The field's past readings of the perils' indices; only complete past seasons count. */
+  readonly history: ReadingHistory;
+}
+
+/** POST /insurance/quote: the price the same cover would be issued at today. */
+export const quoteCover = (command: QuoteCover, catalog: ProductCatalog = PRODUCT_CATALOG): Quote => {
+  const { request } = command;
+  const term =
+    request.term_start !== undefined && request.term_end !== undefined
+      ? { start: request.term_start, end: request.term_end }
+      : defaultQuoteTerm(command.today);
+  const cover = priceCover(
+    {
+      farm: command.farm,
+      perils: request.perils,
+      sumInsured: request.sum_insured,
+      currency: request.currency,
+      term,
+      today: command.today,
+      history: command.history,
+    },
+    catalog,
+  );
+  const { currency, pricing } = cover;
+  return {
+    farm_id: request.farm_id,
+    field_id: request.field_id,
+    perils: [...request.perils],
+    sum_insured: toMajorUnits(cover.sumInsuredMinor, currency),
+    currency,
+    rate: rateFraction(pricing.ratePpm),
+    premium: toMajorUnits(pricing.premiumMinor, currency),
+    breakdown: Object.fromEntries(
+      pricing.perils.map((price) => [
+        price.peril,
+        {
+          rate: rateFraction(price.ratePpm),
+          premium: toMajorUnits(price.premiumMinor, currency),
+          method: price.method,
+          seasons_used: price.seasonsUsed,
+        },
+      ]),
+    ),
+    term_start: term.start,
+    term_end: term.end,
+    platform_version: PLATFORM_VERSION,
+  };
+};

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { addDays } from './calendar-date';
+import { triggerTermsFor } from './product-catalog';
+import { evaluateTrigger, type IndexObservation } from './trigger-evaluation';
+
+const term = { start: '2026-04-01', end: '2026-04-10' };
+const daily = (from: string, values: readonly number[]): IndexObservation[] =>
+  values.map((value, at) => ({ date: addDays(from, at), value }));
+
+describe('the trigger table', () => {
+  it('scales the drought threshold and exit with the term days', () => {
+    expect(triggerTermsFor('drought', term)).toMatchObject({ threshold: 20, exit: 8, comparison: 'lte' });
+    expect(triggerTermsFor('drought', { start: '2026-01-01', end: '2026-12-31' })).toMatchObject({
+      threshold: 730,
+      exit: 292,
+    });
+    expect(triggerTermsFor('flood', term)).toMatchObject({
+      threshold: 150,
+      exit: 300,
+      trigger_index: 'max_5day_rainfall_mm',
+    });
+  });
+});
+
+describe('drought: cumulative rainfall, declared only once the window closed', () => {
+  const drought = triggerTermsFor('drought', term);
+
+  it('breaches at term end with linear severity', () => {
+    const outcome = evaluateTrigger(drought, daily(term.start, Array(10).fill(1)), '2026-04-30', term);
+    expect(outcome).toEqual({
+      windowStart: '2026-04-01',
+      windowEnd: '2026-04-10',
+      observedValue: 10,
+      readingsUsed: 10,
+      breached: true,
+      severityPpm: 833_333,
+    });
+  });
+
+  it('reports the rain so far but cannot breach before the window closed', () => {
+    const outcome = evaluateTrigger(drought, daily(term.start, [0, 0, 0]), '2026-04-03', term);
+    expect(outcome).toMatchObject({ windowEnd: '2026-04-03', observedValue: 0, breached: false, severityPpm: 0 });
+  });
+
+  it('fills missing days with the mean of the days read, never with zero', () => {
+    const everyOtherDay = daily(term.start, [4, 0, 4, 0, 4, 0, 4, 0, 4, 0]).filter((_, at) => at % 2 === 0);
+    const outcome = evaluateTrigger(drought, everyOtherDay, term.end, term);
+    expect(outcome).toMatchObject({ observedValue: 40, readingsUsed: 5, breached: false });
+  });
+
+  it('is exact at the threshold: 0.1 mm on ten days is 1 mm, not 0.9999999999999999', () => {
+    const tiny = { ...drought, threshold: 1, exit: 0.4 };
+    const outcome = evaluateTrigger(tiny, daily(term.start, Array(10).fill(0.1)), term.end, term);
+    expect(outcome).toMatchObject({ observedValue: 1, breached: true, severityPpm: 0 });
+  });
+});
+
+describe('flood: the largest 5-day rainfall sum, any time', () => {
+  const flood = triggerTermsFor('flood', term);
+
+  it('finds the wettest 5 days', () => {
+    const outcome = evaluateTrigger(flood, daily(term.start, [10, 40, 40, 40, 40, 40, 5, 0, 0, 0]), term.end, term);
+    expect(outcome).toMatchObject({ observedValue: 200, readingsUsed: 10, breached: true, severityPpm: 333_333 });
+  });
+
+  it('adds only the readings present in a 5-day span: a gap can hide a flood, never make one', () => {
+    const gappy = [
+      { date: '2026-04-01', value: 100 },
+      { date: '2026-04-06', value: 100 },
+    ];
+    expect(evaluateTrigger(flood, gappy, term.end, term)).toMatchObject({ observedValue: 100, breached: false });
+    const close = [
+      { date: '2026-04-01', value: 100 },
+      { date: '2026-04-05', value: 50.1 },
+    ];
+    expect(evaluateTrigger(flood, close, term.end, term)).toMatchObject({
+      observedValue: 150.1,
+      breached: true,
+      severityPpm: 667,
+    });
+  });
+
+  it('breaches exactly at the threshold (gte) with severity 0, and caps severity at 1 beyond the exit', () => {
+    expect(evaluateTrigger(flood, daily(term.start, [50.1, 49.9, 50]), term.end, term)).toMatchObject({
+      observedValue: 150,
+      breached: true,
+      severityPpm: 0,
+    });
+    expect(evaluateTrigger(flood, daily(term.start, [400]), term.end, term)).toMatchObject({ severityPpm: 1_000_000 });
+  });
+
+  it('uses only the window up to as_of and within the term', () => {
+    const readings = [
+      { date: '2026-03-31', value: 500 },
+      { date: '2026-04-02', value: 160 },
+      { date: '2026-04-11', value: 500 },
+    ];
+    expect(evaluateTrigger(flood, readings, '2026-04-01', term)).toMatchObject({
+      observedValue: null,
+      readingsUsed: 0,
+    });
+    expect(evaluateTrigger(flood, readings, '2026-05-01', term)).toMatchObject({
+      windowEnd: '2026-04-10',
+      observedValue: 160,
+      readingsUsed: 1,
+    });
+  });
+
+  it('has no aggregate before the term starts or without readings', () => {
+    expect(evaluateTrigger(flood, [], term.end, term)).toMatchObject({ observedValue: null, breached: false });
+    expect(evaluateTrigger(flood, daily(term.start, [200]), '2026-03-15', term)).toMatchObject({
+      windowEnd: '2026-03-15',
+      observedValue: null,
+    });
+  });
+});
+
+describe('vegetation stress: mean NDVI of the last 30 days, once 30 days of the term passed', () => {
+  const season = { start: '2026-04-01', end: '2026-08-31' };
+  const stress = triggerTermsFor('vegetation_stress', season);
+
+  it('cannot breach in the first 29 days', () => {
+    const low = daily(season.start, Array(29).fill(0.2));
+    expect(evaluateTrigger(stress, low, '2026-04-29', season)).toMatchObject({ observedValue: 0.2, breached: false });
+    expect(evaluateTrigger(stress, [...low, { date: '2026-04-30', value: 0.2 }], '2026-04-30', season)).toMatchObject({
+      observedValue: 0.2,
+      breached: true,
+      severityPpm: 750_000,
+    });
+  });
+
+  it('averages only the last 30 days, exactly', () => {
+    const readings = [
+      { date: '2026-04-05', value: 0.9 },
+      { date: '2026-05-20', value: 0.3 },
+      { date: '2026-05-25', value: 0.31 },
+      { date: '2026-05-30', value: 0.31 },
+    ];
+    expect(evaluateTrigger(stress, readings, '2026-05-30', season)).toMatchObject({
+      observedValue: 0.306667,
+      readingsUsed: 3,
+      breached: true,
+      severityPpm: 216_667,
+    });
+    expect(evaluateTrigger(stress, readings.slice(0, 1), '2026-05-30', season)).toMatchObject({ observedValue: null });
+  });
+});
+
+describe('storm: the highest daily wind speed, any time', () => {
+  it('breaches on the strongest day', () => {
+    const storm = triggerTermsFor('storm', term);
+    expect(evaluateTrigger(storm, daily(term.start, [10, 32.5, 12]), term.end, term)).toMatchObject({
+      observedValue: 32.5,
+      readingsUsed: 3,
+      breached: true,
+      severityPpm: 500_000,
+    });
+    expect(evaluateTrigger(storm, daily(term.start, [24.99]), term.end, term)).toMatchObject({ breached: false });
+  });
+});
