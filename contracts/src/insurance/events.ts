@@ -145,15 +145,3 @@ export type PolicyEvent = z.infer<typeof PolicyEvent>;
 
 /** Appended to the farm stream when an organization issues its first policy on the farm: from then
  *  on the organization may read the farm (SPEC §6). */
-export const FarmLinkedToOrganization = z
-  .object({
-    farm_id: z.string(),
-    organization_id: z.string(),
-    relationship: z.enum(['insurer']),
-    linked_at: DateTime,
-  })
-  .openapi('FarmLinkedToOrganization');
-export type FarmLinkedToOrganization = z.infer<typeof FarmLinkedToOrganization>;
-
-export const FarmLinkEvent = z.object({ type: z.literal('FarmLinkedToOrganization'), data: FarmLinkedToOrganization });
-export type FarmLinkEvent = z.infer<typeof FarmLinkEvent>;

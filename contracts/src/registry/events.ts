@@ -82,6 +82,16 @@ export const FieldRegistered = z
   })
   .openapi('FieldRegistered');
 
+/** An insurer's organization issued a policy on the farm: it may read the farm from then on. */
+export const FarmLinkedToOrganization = z
+  .object({
+    farm_id: z.string(),
+    organization_id: z.string(),
+    relationship: z.enum(['insurer']),
+    linked_at: DateTime,
+  })
+  .openapi('FarmLinkedToOrganization');
+
 export const FarmerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmerRegistered'), data: FarmerRegistered }),
   z.object({ type: z.literal('FarmerProfileUpdated'), data: FarmerProfileUpdated }),
@@ -93,6 +103,7 @@ export const FarmEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmUpdated'), data: FarmUpdated }),
   z.object({ type: z.literal('FarmDeactivated'), data: FarmDeactivated }),
   z.object({ type: z.literal('FieldRegistered'), data: FieldRegistered }),
+  z.object({ type: z.literal('FarmLinkedToOrganization'), data: FarmLinkedToOrganization }),
 ]);
 export type FarmEvent = z.infer<typeof FarmEvent>;
 

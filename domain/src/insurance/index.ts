@@ -1,7 +1,6 @@
 export * from './calendar-date';
 export * from './cover';
 export * from './cover-term';
-export * from './farm-link';
 export * from './money';
 export * from './payout';
 export * from './policy/backtest-policy';

@@ -1,6 +1,7 @@
 export * from './farm/deactivate-farm';
 export * from './farm/farm';
 export * from './farm/farm-access';
+export * from './farm/link-farm-to-organization';
 export * from './farm/register-farm';
 export * from './farm/register-field';
 export * from './farm/update-farm';

@@ -74,5 +74,10 @@ export const evolveFarm = (state: Farm, event: FarmEvent): Farm => {
       };
       return { ...state, fields: [...state.fields, field] };
     }
+    case 'FarmLinkedToOrganization': {
+      const { organization_id, relationship, linked_at } = event.data;
+      if (state.organizations.some((link) => link.organization_id === organization_id)) return state;
+      return { ...state, organizations: [...state.organizations, { organization_id, relationship, linked_at }] };
+    }
   }
 };

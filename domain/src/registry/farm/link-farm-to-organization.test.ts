@@ -1,8 +1,8 @@
-import { FarmLinkEvent } from '@cropcover/contracts';
+import { FarmEvent } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { initialFarm } from '../registry/farm/farm';
-import { evolveFarmLink, linkFarmToOrganization } from './farm-link';
-import { insuredFarm } from './insured-farm.fixture';
+import { insuredFarm } from '../../insurance/insured-farm.fixture';
+import { evolveFarm, initialFarm } from './farm';
+import { linkFarmToOrganization } from './link-farm-to-organization';
 
 describe('linking a farm to the insurer organization', () => {
   const now = new Date('2026-03-25T08:00:00.000Z');
@@ -15,8 +15,8 @@ describe('linking a farm to the insurer organization', () => {
         data: { farm_id: 'farm-1', organization_id: 'org-1', relationship: 'insurer', linked_at: now.toISOString() },
       },
     ]);
-    expect(FarmLinkEvent.parse(events[0])).toEqual(events[0]);
-    const linked = events.reduce(evolveFarmLink, insuredFarm);
+    expect(FarmEvent.parse(events[0])).toEqual(events[0]);
+    const linked = events.reduce(evolveFarm, insuredFarm);
     expect(linked.status === 'registered' && linked.organizations).toEqual([
       { organization_id: 'org-1', relationship: 'insurer', linked_at: now.toISOString() },
     ]);
