@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       port: 3000,
       appEnv: 'sandbox',
       databaseUrl: undefined,
-      eventStore: { kind: 'postgres', url: undefined },
+      eventStoreUrl: undefined,
       kafkaBrokers: [],
       auth: { jwtSecret: SANDBOX_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined },
       rateLimitPerMinute: 600,
@@ -56,7 +56,7 @@ describe('loadConfig', () => {
       port: 8080,
       appEnv: 'production',
       databaseUrl: 'postgres://u:p@db:5432/cc',
-      eventStore: { kind: 'kurrentdb', url: 'kurrentdb://kurrent:2113?tls=false' },
+      eventStoreUrl: 'kurrentdb://kurrent:2113?tls=false',
       kafkaBrokers: ['k1:9092', 'k2:9092'],
       auth: {
         jwtSecret: undefined,
@@ -79,11 +79,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
 
-  it('keeps a postgres EVENTSTORE_URL on the postgres event store', () => {
-    expect(loadConfig({ EVENTSTORE_URL: 'postgresql://h/es' }).eventStore).toEqual({
-      kind: 'postgres',
-      url: 'postgresql://h/es',
-    });
+  it('refuses a postgres EVENTSTORE_URL: the PostgreSQL event store lives in DATABASE_URL', () => {
+    expect(() => loadConfig({ EVENTSTORE_URL: 'postgresql://h/es' })).toThrow(/EVENTSTORE_URL/);
   });
 
   it.each([

@@ -33,7 +33,7 @@ export const configVariables = [
   {
     name: 'EVENTSTORE_URL',
     description:
-      'Event store. Unset: the PostgreSQL `events` table of DATABASE_URL. `postgres://…` for another PostgreSQL, `kurrentdb://…` or `esdb://…` for KurrentDB/EventStoreDB.',
+      'Event store. Unset: the PostgreSQL `events` table of DATABASE_URL. `kurrentdb://…` or `esdb://…` selects KurrentDB/EventStoreDB.',
     secret: true,
   },
   {
@@ -92,20 +92,13 @@ export interface AuthConfig {
   readonly audience: string | undefined;
 }
 
-export type EventStoreConfig =
-  | {
-      readonly kind: 'postgres';
-      /** undefined: the events table lives in DATABASE_URL. */
-      readonly url: string | undefined;
-    }
-  | { readonly kind: 'kurrentdb'; readonly url: string };
-
 export interface Config {
   readonly port: number;
   readonly appEnv: AppEnv;
   /** undefined: start the embedded PostgreSQL. */
   readonly databaseUrl: string | undefined;
-  readonly eventStore: EventStoreConfig;
+  /** KurrentDB/EventStoreDB connection string; undefined: the PostgreSQL event store in DATABASE_URL. */
+  readonly eventStoreUrl: string | undefined;
   /** Empty: Kafka is not used. */
   readonly kafkaBrokers: readonly string[];
   readonly auth: AuthConfig;
@@ -154,7 +147,7 @@ const schema = z
     PORT: integer(0, 65535),
     APP_ENV: z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }),
     DATABASE_URL: urlWithScheme(postgresSchemes).optional(),
-    EVENTSTORE_URL: urlWithScheme([...postgresSchemes, ...kurrentSchemes]).optional(),
+    EVENTSTORE_URL: urlWithScheme(kurrentSchemes).optional(),
     KAFKA_BROKERS: z
       .string()
       .transform((value) => value.split(',').map((broker) => broker.trim()))
@@ -224,15 +217,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     );
   }
   const values = parsed.data;
-  const eventStoreUrl = values.EVENTSTORE_URL;
   return {
     port: values.PORT,
     appEnv: values.APP_ENV,
     databaseUrl: values.DATABASE_URL,
-    eventStore:
-      eventStoreUrl && kurrentSchemes.includes(new URL(eventStoreUrl).protocol.slice(0, -1))
-        ? { kind: 'kurrentdb', url: eventStoreUrl }
-        : { kind: 'postgres', url: eventStoreUrl },
+    eventStoreUrl: values.EVENTSTORE_URL,
     kafkaBrokers: values.KAFKA_BROKERS ?? [],
     auth: {
       jwtSecret: values.AUTH_JWKS_URL ? undefined : (values.AUTH_JWT_SECRET ?? SANDBOX_JWT_SECRET),

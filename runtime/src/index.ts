@@ -6,7 +6,6 @@ export {
   ConfigError,
   type ConfigVariable,
   configVariables,
-  type EventStoreConfig,
   type LogLevel,
   loadConfig,
   MIN_PRODUCTION_SECRET_LENGTH,
@@ -35,6 +34,7 @@ export { notFoundHandler, PROBLEM_CONTENT_TYPE, problemHandler, problemType } fr
 export { createRateLimiter, type RateLimiter } from './http/rate-limit';
 export { type ReadinessCheck, readinessHandler } from './http/readiness';
 export { type RequestContext, requestContext, requestContextOf } from './http/request-context';
+export { type ServingHttp, serveHttp } from './http/serve';
 export { parseBody, parseInput, parseParams, parseQuery } from './http/validation';
 export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
 export { createMetrics, type Metrics } from './metrics';
