@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
+import { createKysely, createLogger, createPool } from '@cropcover/runtime';
+import pg from 'pg';
+import { migrateReadModels } from '../src/migrations/migrate-read-models';
+import { readModelProjections } from '../src/read-model-projections';
+import type { ReadModels } from '../src/read-models/schema';
+import { rebuildProjections } from '../src/rebuild';
+import { registryWorkload } from '../src/testing/registry-workload';
+import { seededRandom } from '../src/testing/seeded-random';
+
+// How fast `rebuildProjections` replays the registry read models from position 0. Fills a scratch
+// database on the server of DATABASE_URL with registry activity, rebuilds it a few times, drops it.
+// Usage: npx tsx projector/bench/rebuild-speed.ts [events, default 100000]
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const TARGET_EVENTS = Number(process.argv[2] ?? 100_000);
+const WRITERS = 16;
+const ROUNDS = 3;
+const GOAL_EVENTS_PER_SECOND = 10_000;
+
+const admin = async (statement: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+};
+
+const name = `cc_bench_projector_${randomBytes(4).toString('hex')}`;
+const url = new URL(SERVER_URL);
+url.pathname = `/${name}`;
+await admin(`create database ${name}`);
+
+const logger = createLogger({ level: 'warn' });
+const pool = createPool(url.toString(), logger, { max: 20 });
+const db = createKysely<ReadModels>(pool);
+const eventStore = createPostgresEventStore({ pool });
+try {
+  await migrateEventStore(pool);
+  await migrateReadModels(db);
+
+  const filling = performance.now();
+  const workloads = Array.from({ length: WRITERS }, (_, writer) =>
+    registryWorkload(eventStore, `b${writer}`, seededRandom(writer)),
+  );
+  const appended = () => workloads.reduce((sum, workload) => sum + workload.appendedEvents(), 0);
+  await Promise.all(
+    workloads.map(async (workload) => {
+      while (appended() < TARGET_EVENTS) await workload.step();
+    }),
+  );
+  const { rows: mix } = await pool.query<{ event_type: string; count: string }>(
+    'select event_type, count(*)::text as count from events group by event_type order by count(*) desc',
+  );
+  console.log(`appended ${appended()} events in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
+  console.log(`mix: ${mix.map((row) => `${row.event_type} ${row.count}`).join(', ')}`);
+
+  const rates: number[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const result = await rebuildProjections({ eventStore, db, projections: readModelProjections });
+    rates.push(result.eventsPerSecond);
+    console.log(
+      `round ${round}: ${result.events} events in ${(result.elapsedMs / 1000).toFixed(2)} s = ` +
+        `${Math.round(result.eventsPerSecond).toLocaleString('en-US')} events/s`,
+    );
+  }
+  const median = [...rates].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
+  console.log(
+    `median ${Math.round(median).toLocaleString('en-US')} events/s; goal ≥ ${GOAL_EVENTS_PER_SECOND.toLocaleString('en-US')}: ` +
+      `${median >= GOAL_EVENTS_PER_SECOND ? 'met' : 'NOT met'}`,
+  );
+} finally {
+  await eventStore.close();
+  await db.destroy();
+  await admin(`drop database if exists ${name} with (force)`);
+}

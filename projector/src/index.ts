@@ -1,0 +1,15 @@
+export { LAG_EVENTS_METRIC, LAG_SECONDS_METRIC } from './lag-metrics';
+export { migrateReadModels } from './migrations/migrate-read-models';
+export { PROJECTIONS_ADVANCED_CHANNEL, type ProgressSource, type ProjectionProgress } from './progress-channel';
+export type { Projection } from './projection';
+export { farmersProjection } from './projections/farmers-projection';
+export { farmsProjection } from './projections/farms-projection';
+export { type Projector, type ProjectorOptions, startProjector } from './projector';
+export { readModelProjections } from './read-model-projections';
+export type * from './read-models/schema';
+export {
+  createReadModelConsistency,
+  type ReadModelConsistency,
+  type ReadModelConsistencyOptions,
+} from './read-your-writes';
+export { type RebuildOptions, type RebuildResult, rebuildProjections } from './rebuild';

@@ -1,0 +1,22 @@
+import type { GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
+import type { Kysely } from 'kysely';
+import { saveCheckpoint } from './checkpoints';
+import type { Projection } from './projection';
+import type { ReadModels } from './read-models/schema';
+
+/** Applies a batch and moves the projection's checkpoint to its last event in one transaction: after a
+ *  crash either both are there or neither, so nothing is lost and nothing is applied twice.
+ *  Returns the new checkpoint, or undefined for an empty batch. */
+export const applyBatch = async (
+  db: Kysely<ReadModels>,
+  projection: Projection,
+  batch: readonly RecordedEvent[],
+): Promise<GlobalPosition | undefined> => {
+  const last = batch.at(-1);
+  if (!last) return undefined;
+  await db.transaction().execute(async (trx) => {
+    await projection.apply(trx, batch);
+    await saveCheckpoint(trx, projection.name, last.position);
+  });
+  return last.position;
+};

@@ -1,0 +1,102 @@
+import { FarmerEvent } from '@cropcover/contracts';
+import type { RecordedEvent } from '@cropcover/eventstore';
+import type { Insertable, Transaction } from 'kysely';
+import type { Projection } from '../projection';
+import type { FarmersTable, ReadModels } from '../read-models/schema';
+import { inChunks } from './row-chunks';
+
+type FarmerRow = Insertable<FarmersTable>;
+type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
+
+const HANDLED = new Set<string>(['FarmerRegistered', 'FarmerProfileUpdated']);
+
+const decode = (event: RecordedEvent): RevisedFarmerEvent => ({
+  ...FarmerEvent.parse({ type: event.type, data: event.data }),
+  revision: event.revision,
+});
+
+const loadRows = async (
+  trx: Transaction<ReadModels>,
+  farmerIds: readonly string[],
+): Promise<Map<string, FarmerRow>> => {
+  const rows = new Map<string, FarmerRow>();
+  for (const ids of inChunks(farmerIds)) {
+    for (const row of await trx.selectFrom('farmers').selectAll().where('farmer_id', 'in', ids).execute())
+      rows.set(row.farmer_id, row);
+  }
+  return rows;
+};
+
+/** The row after the event, or undefined when the event is already reflected (a replay) and changes nothing. */
+const evolve = (row: FarmerRow | undefined, event: RevisedFarmerEvent): FarmerRow | undefined => {
+  switch (event.type) {
+    case 'FarmerRegistered': {
+      if (row) return undefined;
+      const { source: _, registered_at, ...farmer } = event.data;
+      return {
+        ...farmer,
+        is_active: true,
+        created_at: registered_at,
+        updated_at: registered_at,
+        stream_revision: event.revision,
+      };
+    }
+    case 'FarmerProfileUpdated': {
+      if (!row || row.stream_revision >= event.revision) return undefined;
+      const { changes, onboarding_status, updated_at } = event.data;
+      return { ...row, ...changes, onboarding_status, updated_at, stream_revision: event.revision };
+    }
+  }
+};
+
+const upsert = async (trx: Transaction<ReadModels>, rows: readonly FarmerRow[]): Promise<void> => {
+  for (const chunk of inChunks(rows)) {
+    await trx
+      .insertInto('farmers')
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict
+          .column('farmer_id')
+          .doUpdateSet((eb) => ({
+            subject: eb.ref('excluded.subject'),
+            platform_farmer_id: eb.ref('excluded.platform_farmer_id'),
+            first_name: eb.ref('excluded.first_name'),
+            last_name: eb.ref('excluded.last_name'),
+            phone_number: eb.ref('excluded.phone_number'),
+            language: eb.ref('excluded.language'),
+            upload_channel: eb.ref('excluded.upload_channel'),
+            whatsapp_number: eb.ref('excluded.whatsapp_number'),
+            onboarding_status: eb.ref('excluded.onboarding_status'),
+            data_consent_given: eb.ref('excluded.data_consent_given'),
+            is_active: eb.ref('excluded.is_active'),
+            created_at: eb.ref('excluded.created_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+            stream_revision: eb.ref('excluded.stream_revision'),
+          }))
+          // Never let an older view of the row overwrite a newer one.
+          .where('farmers.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
+      )
+      .execute();
+  }
+};
+
+/** Farmer profiles (`farmers`), from the `farmer-<id>` streams. Reads the rows a batch touches, applies
+ *  its events to them in memory (skipping those at or below a row's stream_revision) and writes back
+ *  each changed row once. */
+export const farmersProjection: Projection = {
+  name: 'farmers',
+  tables: ['farmers'],
+  apply: async (trx, events) => {
+    const farmerEvents = events.filter((event) => HANDLED.has(event.type)).map(decode);
+    if (farmerEvents.length === 0) return;
+    const rows = await loadRows(trx, [...new Set(farmerEvents.map((event) => event.data.farmer_id))]);
+    const changed = new Map<string, FarmerRow>();
+    for (const event of farmerEvents) {
+      const next = evolve(rows.get(event.data.farmer_id), event);
+      if (!next) continue;
+      rows.set(next.farmer_id, next);
+      changed.set(next.farmer_id, next);
+    }
+    await upsert(trx, [...changed.values()]);
+  },
+};

@@ -1,0 +1,103 @@
+import type { AllStreamStart, EventStore, GlobalPosition, Subscription } from '@cropcover/eventstore';
+import type { Logger } from '@cropcover/runtime';
+import { type Kysely, sql } from 'kysely';
+import type { Registry } from 'prom-client';
+import { readCheckpoint } from './checkpoints';
+import { registerLagMetrics } from './lag-metrics';
+import {
+  encodeProgress,
+  PROJECTIONS_ADVANCED_CHANNEL,
+  type ProgressSource,
+  type ProjectionProgress,
+} from './progress-channel';
+import type { Projection } from './projection';
+import { applyBatch } from './projection-batch';
+import type { ReadModels } from './read-models/schema';
+
+export interface ProjectorOptions {
+  readonly eventStore: EventStore;
+  readonly db: Kysely<ReadModels>;
+  readonly projections: readonly Projection[];
+  readonly logger: Logger;
+  /** Where the lag gauges go; without one the projector exposes no metrics. */
+  readonly metricsRegistry?: Registry;
+  /** Most events applied in one transaction. */
+  readonly batchSize?: number;
+}
+
+export interface Projector extends ProgressSource {
+  /** The last committed checkpoint of a projection. */
+  checkpoint(name: string): GlobalPosition | AllStreamStart;
+  /** Finishes the batches in flight (their checkpoints are committed), then stops following the log. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_BATCH_SIZE = 500;
+
+/** Follows the log with one catch-up subscription per projection, each from its stored checkpoint. */
+export const startProjector = async ({
+  eventStore,
+  db,
+  projections,
+  logger,
+  metricsRegistry,
+  batchSize = DEFAULT_BATCH_SIZE,
+}: ProjectorOptions): Promise<Projector> => {
+  const names = projections.map((projection) => projection.name);
+  if (new Set(names).size !== names.length) throw new Error(`projection names must be unique: ${names.join(', ')}`);
+
+  const checkpoints = new Map<string, GlobalPosition | AllStreamStart>();
+  for (const name of names) checkpoints.set(name, await readCheckpoint(db, name));
+  const checkpointOf = (name: string): GlobalPosition | AllStreamStart => checkpoints.get(name) ?? 'start';
+  const listeners = new Set<(progress: ProjectionProgress) => void>();
+
+  const announce = async (progress: ProjectionProgress): Promise<void> => {
+    for (const listener of listeners) {
+      try {
+        listener(progress);
+      } catch (error) {
+        logger.error({ err: error, projection: progress.name }, 'projection progress listener failed');
+      }
+    }
+    // Sent after the commit, not inside the transaction: a NOTIFY in a transaction serialises commits. A lost
+    // one only delays waiters in other processes until their next poll, so it must not fail the batch.
+    await sql`select pg_notify(${PROJECTIONS_ADVANCED_CHANNEL}, ${encodeProgress(progress)})`
+      .execute(db)
+      .catch((error: unknown) => logger.warn({ err: error, projection: progress.name }, 'progress notify failed'));
+  };
+
+  const follow = (projection: Projection): Subscription =>
+    eventStore.subscribeToAll(
+      checkpointOf(projection.name),
+      async (batch) => {
+        const position = await applyBatch(db, projection, batch);
+        if (!position) return;
+        checkpoints.set(projection.name, position);
+        await announce({ name: projection.name, position });
+      },
+      {
+        batchSize,
+        onError: (error) =>
+          logger.error({ err: error, projection: projection.name }, 'projection batch failed; retrying it'),
+      },
+    );
+
+  const subscriptions = projections.map(follow);
+  const unregisterMetrics = metricsRegistry
+    ? registerLagMetrics({ registry: metricsRegistry, eventStore, projectionNames: names, checkpointOf, logger })
+    : undefined;
+  logger.info({ projections: names }, 'projector started');
+
+  return {
+    checkpoint: checkpointOf,
+    onAdvanced: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop: async () => {
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+      unregisterMetrics?.();
+      logger.info({ projections: names }, 'projector stopped');
+    },
+  };
+};

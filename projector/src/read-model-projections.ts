@@ -1,0 +1,6 @@
+import type { Projection } from './projection';
+import { farmersProjection } from './projections/farmers-projection';
+import { farmsProjection } from './projections/farms-projection';
+
+/** Every projection of the read models the query API serves; the projector runs and rebuilds these. */
+export const readModelProjections: readonly Projection[] = [farmersProjection, farmsProjection];
