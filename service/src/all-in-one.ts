@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -21,17 +20,15 @@ import {
   finalizeHttpApp,
   type Logger,
   resolveDatabaseUrl,
+  serveHttp,
   systemClock,
 } from '@cropcover/runtime';
 
 export interface RunningAllInOne {
-  readonly server: Server;
+  readonly port: number;
   /** Stops accepting, finishes in-flight requests and projection batches, then closes every connection. */
   stop(): Promise<void>;
 }
-
-const closeServer = (server: Server): Promise<void> =>
-  new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 
 /** Both APIs on one port, the projector in-process, PostgreSQL embedded unless DATABASE_URL is set. */
 export const startAllInOne = async (config: Config, logger: Logger): Promise<RunningAllInOne> => {
@@ -40,7 +37,7 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
   const db = createKysely<ReadModels>(pool);
   await migrateEventStore(pool);
   await migrateReadModels(db);
-  const eventStore = createEventStore({ eventstoreUrl: config.eventStore.url, pool });
+  const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
   const metrics = createMetrics();
 
   const projector = await startProjector({
@@ -75,13 +72,11 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
   app.use(refusalToProblem);
   finalizeHttpApp(app);
 
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(config.port, () => resolve(listening));
-  });
+  const http = await serveHttp(app, config.port);
   return {
-    server,
+    port: http.port,
     stop: async () => {
-      await closeServer(server);
+      await http.close();
       await projector.stop();
       await consistency.close();
       await eventStore.close();

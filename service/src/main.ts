@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfigOrExit, stopOnSignals } from '@cropcover/runtime';
 import { startAllInOne } from './all-in-one';
 
@@ -6,6 +5,5 @@ import { startAllInOne } from './all-in-one';
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'cropcover' });
 const service = await startAllInOne(config, logger);
-const { port } = service.server.address() as AddressInfo;
-logger.info({ port, app_env: config.appEnv }, `CropCover listening on http://127.0.0.1:${port}`);
+logger.info({ port: service.port, app_env: config.appEnv }, `CropCover listening on http://127.0.0.1:${service.port}`);
 stopOnSignals(logger, service.stop);

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-// Starts the service exactly as the README's quick start does (`npm start`), on a free port, against
-// the given database, and talks to it over HTTP only.
+// Starts the project's processes on free ports against a given database, the way the README starts
+// them, so tests talk to them over HTTP only.
 
 export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const TEST_JWT_SECRET = 'end-to-end-test-secret-of-at-least-32-characters';
@@ -33,10 +33,19 @@ const exited = (child: ChildProcess): Promise<void> =>
     else child.once('exit', () => resolve());
   });
 
-export const startService = async (env: Record<string, string>): Promise<RunningService> => {
+/** The all-in-one service, started as the README's quick start does. */
+export const startService = (env: Record<string, string>): Promise<RunningService> =>
+  startProcess(['npm', 'start', '--silent'], env, '/readyz');
+
+/** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
+export const startProcess = async (
+  [command, ...args]: readonly string[],
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<RunningService> => {
   const port = await freePort();
   let output = '';
-  const child = spawn('npm', ['start', '--silent'], {
+  const child = spawn(command!, args, {
     cwd: repositoryRoot,
     env: { ...process.env, PORT: String(port), AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,7 +71,7 @@ export const startService = async (env: Record<string, string>): Promise<Running
     if (child.exitCode !== null)
       throw new Error(`the service exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) return service;
+      if ((await fetch(`${baseUrl}${readyPath}`)).ok) return service;
     } catch {
       // not listening yet
     }

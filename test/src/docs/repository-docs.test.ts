@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configVariables } from '@cropcover/runtime';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repositoryRoot } from '../support/service-process';
+
+// The README and docker-compose.yml are read by people and tools that never run our tests; these
+// checks keep them in step with the code.
+
+const read = (path: string) => readFileSync(join(repositoryRoot, path), 'utf8');
+
+describe('README', () => {
+  it('documents exactly the environment variables the config loader reads', () => {
+    const table = read('README.md').split('## Configuration')[1]!.split('\n## ')[0]!;
+    const documented = [...table.matchAll(/^\|\s*`([A-Z_]+)`/gm)].map((match) => match[1]);
+    expect(documented).toEqual(configVariables.map((variable) => variable.name));
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, { command?: string[]; build?: string; image?: string }>;
+  };
+
+  it('runs every CropCover process from an entry point that exists', () => {
+    const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
+    expect(ours.map(([name]) => name).sort()).toEqual(['command-api', 'projector', 'query-api']);
+    for (const [, service] of ours) expect(existsSync(join(repositoryRoot, service.command!.at(-1)!))).toBe(true);
+  });
+
+  it('brings up the stores, the broker and a gateway', () => {
+    expect(Object.keys(compose.services)).toEqual(
+      expect.arrayContaining(['postgres', 'kurrentdb', 'kafka', 'gateway']),
+    );
+    expect(read('deploy/gateway.nginx.conf')).toMatch(/request_method = GET\) \{ set \$backend query_api/);
+  });
+});

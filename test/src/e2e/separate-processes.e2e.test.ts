@@ -1,0 +1,51 @@
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/api-client';
+import { type RunningService, startProcess } from '../support/service-process';
+
+// The production topology: command API, query API and projector as three processes sharing one
+// database. A write on the command API is visible on the query API once its Consistency-Token is honoured.
+
+let database: TestDatabase;
+const processes: RunningService[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2e_topology');
+  const env = { DATABASE_URL: database.url };
+  // The projector first: it creates the read-model tables the query API reads.
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'projector/src/main.ts'], env, '/healthz'));
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'command-api/src/main.ts'], env, '/readyz'));
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'query-api/src/main.ts'], env, '/readyz'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const process of processes.reverse()) await process.stop();
+  await database?.drop();
+});
+
+describe('each service on its own', () => {
+  it('reads on the query API what was written on the command API', async () => {
+    const [, commandApi, queryApi] = processes;
+    const caller = { sub: 'topology-user', givenName: 'Wanjiru', familyName: 'Mwangi' };
+    const created = await apiClient(commandApi!.baseUrl).post('/farms/create', caller, { name: 'Split farm' });
+    expect(created.status).toBe(201);
+    const token = created.headers.get('consistency-token')!;
+    expect(token).toMatch(/^\d+\.\d+$/);
+
+    const read = await apiClient(queryApi!.baseUrl).get(`/farms/${created.body.farm_id}`, caller, {
+      'consistency-token': token,
+    });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+    expect(
+      (await apiClient(queryApi!.baseUrl).get('/farms/x', caller, { 'consistency-token': 'nonsense' })).status,
+    ).toBe(400);
+  });
+
+  it('routes writes to the command API only and reads to the query API only', async () => {
+    const [, commandApi, queryApi] = processes;
+    const caller = { sub: 'topology-user-2' };
+    expect((await apiClient(commandApi!.baseUrl).get('/farms/farmers/me', caller)).status).toBe(404);
+    expect((await apiClient(queryApi!.baseUrl).post('/farms/create', caller, { name: 'x' })).status).toBe(404);
+  });
+});
