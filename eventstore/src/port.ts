@@ -72,7 +72,8 @@ export interface EventStore {
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** Up to `limit` events strictly after `after`, in global order. Never skips an event committed later
-   *  by a transaction that started earlier. */
+   *  by a transaction that started earlier; on PostgreSQL that means an append shows here only once every
+   *  transaction older than it, anywhere on the server, has ended. */
   readAll(after: GlobalPosition | AllStreamStart, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up subscription: hands batches in global order, strictly after `after`, then follows new
    *  appends live. The next batch is read only after the handler's promise resolved. */

@@ -8,7 +8,7 @@ import {
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../port';
-import { comparePositions } from '../position';
+import { comparePositions, isAtOrAfter } from '../position';
 import type { Upcaster } from '../upcasting';
 import { collectEvents } from './event-collector';
 import { testEvent } from './test-event';
@@ -52,6 +52,12 @@ const expectConflict = async (
   );
   expect(error).toBeInstanceOf(WrongExpectedRevisionError);
   expect(error).toMatchObject({ streamId, expected, actual });
+};
+
+/** Waits until $all shows the log up to `position`. PostgreSQL shows an append only once every older
+ *  transaction on the server ended, and other test files run theirs on the same server. */
+const untilReadable = async (store: EventStore, position: GlobalPosition): Promise<void> => {
+  await vi.waitFor(async () => expect(isAtOrAfter(await store.headPosition(), position)).toBe(true), DELIVERY_TIMEOUT);
 };
 
 /** Pages through $all after `after` with small pages, as a rebuilding projection would. */
@@ -165,6 +171,7 @@ export const describeEventStoreContract = (name: string, setup: () => Promise<Co
         appended.push(...events.map((event) => event.metadata.event_id));
         lastPosition = result.position;
       }
+      await untilReadable(store, lastPosition!);
 
       const all = await store.readAll(head, 1000);
       expect(idsOf(all, prefix)).toEqual(appended);
@@ -332,7 +339,8 @@ export const describeEventStoreContract = (name: string, setup: () => Promise<Co
       try {
         const old = testEvent('ContractFieldMeasured', { fieldId: 'f-1', acres: 10 }, 1);
         const current = testEvent('ContractFieldMeasured', { fieldId: 'f-2', hectares: 3 }, 2);
-        await store.append(stream, [old, current], 'no_stream');
+        const appended = await store.append(stream, [old, current], 'no_stream');
+        await untilReadable(store, appended.position);
 
         const expected = [
           { data: { fieldId: 'f-1', hectares: 4.05 }, metadata: { ...old.metadata, schema_version: 2 } },

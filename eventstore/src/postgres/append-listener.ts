@@ -1,8 +1,12 @@
 import pg from 'pg';
+import type { GlobalPosition } from '../port';
+import { parsePosition } from '../position';
 import { APPENDED_CHANNEL } from './append-notifier';
 
 export interface AppendWatcher {
-  readonly onAppended: () => void;
+  /** `appended`: the committed position the notification carried; undefined when unknown (after the
+   *  listener reconnected, or from a notifier that sent no position). */
+  readonly onAppended: (appended: GlobalPosition | undefined) => void;
   readonly onError: (error: unknown) => void;
 }
 
@@ -22,8 +26,8 @@ export const createAppendListener = (pool: pg.Pool): AppendListener => {
   let interruptDelay: (() => void) | undefined;
   let running: Promise<void> | undefined;
 
-  const wakeAll = () => {
-    for (const watcher of watchers) watcher.onAppended();
+  const wakeAll = (appended: GlobalPosition | undefined) => {
+    for (const watcher of watchers) watcher.onAppended(appended);
   };
   const reportAll = (error: unknown) => {
     for (const watcher of watchers) watcher.onError(error);
@@ -36,13 +40,13 @@ export const createAppendListener = (pool: pg.Pool): AppendListener => {
       client.on('error', resolve);
       client.on('end', () => resolve(undefined));
     });
-    client.on('notification', wakeAll);
+    client.on('notification', (message) => wakeAll(parsePosition(message.payload ?? '')));
     try {
       await client.connect();
       await client.query(`listen ${APPENDED_CHANNEL}`);
       current = client;
       // Appends committed while nobody listened would otherwise wait for the subscribers' next poll.
-      wakeAll();
+      wakeAll(undefined);
       if (closed) return;
       const error = await ended;
       if (error && !closed) reportAll(error);

@@ -31,7 +31,7 @@ export const createPostgresEventStore = (options: PostgresEventStoreOptions): Ev
   const store: EventStore = {
     append: async (streamId, events, expected) => {
       const result = await appendEvents(pool, streamId, events, expected);
-      notifier.notify();
+      notifier.notify(result.position);
       return result;
     },
     readStream: (streamId, readOptions) =>

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { collectEvents } from '../contract/event-collector';
+import { testEvent } from '../contract/test-event';
+import { formatPosition } from '../position';
+import { APPENDED_CHANNEL } from './append-notifier';
+import { endPool } from './pool-shutdown';
+import { createPostgresEventStore } from './postgres-event-store';
+import { migrateEventStore } from './schema';
+
+// The subscribers here poll once a minute, so an event delivered within seconds was found because of the
+// append's notification. $all hides an event while any older transaction runs anywhere on the server, which
+// other test files share: the tests wait for the delivery instead of expecting it at the notify.
+const MINUTE_POLL_MS = 60_000;
+const DELIVERY = { timeout: 5_000, interval: 5 };
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostgreSQL append notifications', () => {
+  let database: TestDatabase;
+  let holder: pg.Client;
+  let probe: pg.Client;
+  const notified: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('eventstore_notify');
+    const pool = new pg.Pool({ connectionString: database.url });
+    await migrateEventStore(pool);
+    await endPool(pool);
+    holder = new pg.Client({ connectionString: database.url });
+    probe = new pg.Client({ connectionString: database.url });
+    await Promise.all([holder.connect(), probe.connect()]);
+    probe.on('notification', (message) => notified.push(message.payload ?? ''));
+    await probe.query(`listen ${APPENDED_CHANNEL}`);
+  });
+
+  afterAll(async () => {
+    await holder?.end();
+    await probe?.end();
+    await database?.drop();
+  });
+
+  /** A store with a minute-long poll and a subscriber from its head, once the store's listener listens: an
+   *  append notified earlier is only found by the read after LISTEN, which older transactions may blind. */
+  const openSubscriber = async () => {
+    const applicationName = `notify_${randomBytes(4).toString('hex')}`;
+    const pool = new pg.Pool({ connectionString: database.url, application_name: applicationName, max: 4 });
+    const store = createPostgresEventStore({ pool, pollIntervalMs: MINUTE_POLL_MS });
+    const collector = collectEvents(store, await store.headPosition());
+    await vi.waitFor(
+      async () => {
+        const { rows } = await pool.query<{ listening: boolean }>(
+          `select exists (select from pg_stat_activity where application_name = $1 and state = 'idle' and query = $2)
+             as listening`,
+          [applicationName, `listen ${APPENDED_CHANNEL}`],
+        );
+        expect(rows[0]?.listening).toBe(true);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const close = async () => {
+      await collector.stop();
+      await store.close();
+      await endPool(pool);
+    };
+    return { store, collector, close };
+  };
+
+  it('wakes an idle subscriber with the append notification rather than its poll', async () => {
+    const { store, collector, close } = await openSubscriber();
+    const prefix = `wake${randomBytes(4).toString('hex')}-`;
+    try {
+      // Let the subscriber find nothing and fall asleep for its poll interval.
+      await delay(300);
+      const event = testEvent('FarmRegistered', {});
+      await store.append(`${prefix}1`, [event], 'no_stream');
+      await vi.waitFor(() => expect(collector.idsOf(prefix)).toEqual([event.metadata.event_id]), DELIVERY);
+    } finally {
+      await close();
+    }
+  });
+
+  it('delivers a notified append soon after the older transaction that hid it ends', async () => {
+    const { store, collector, close } = await openSubscriber();
+    const prefix = `held${randomBytes(4).toString('hex')}-`;
+    try {
+      // Unrelated to the append, but it has a transaction id, so $all shows nothing newer until it ends.
+      await holder.query('begin');
+      await holder.query('select pg_current_xact_id()');
+      const event = testEvent('FarmRegistered', {});
+      const appended = await store.append(`${prefix}1`, [event], 'no_stream');
+      await vi.waitFor(() => expect(notified).toContain(formatPosition(appended.position)), DELIVERY);
+      await delay(100);
+      expect(collector.idsOf(prefix)).toEqual([]);
+
+      // Ending it notifies nobody: the subscriber finds the event because it knows one was notified.
+      await holder.query('commit');
+      await vi.waitFor(() => expect(collector.idsOf(prefix)).toEqual([event.metadata.event_id]), DELIVERY);
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await close();
+    }
+  });
+});
