@@ -1,7 +1,8 @@
-import { TrimmedText } from '../common';
+import { DateTime, TrimmedText } from '../common';
 import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { PageNumber, PageSize } from './pagination';
 import { ReadingIndex } from './peril';
 import { FarmReference } from './quote';
 
@@ -65,3 +66,45 @@ export const IndexReadingsResponse = z
   .object({ accepted: z.number().int(), inserted: z.number().int(), updated: z.number().int() })
   .openapi('IndexReadingsResponse');
 export type IndexReadingsResponse = z.infer<typeof IndexReadingsResponse>;
+
+/** GET /insurance/index-readings: one field's readings, optionally of one index and a date range. */
+export const IndexReadingsQuery = z
+  .strictObject({
+    farm_id: FarmReference,
+    field_id: FieldId,
+    index: ReadingIndex.optional(),
+    from: CalendarDate.optional(),
+    to: CalendarDate.optional(),
+    page: PageNumber,
+    page_size: PageSize,
+  })
+  .superRefine((query, context) => {
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+      context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    }
+  });
+export type IndexReadingsQuery = z.infer<typeof IndexReadingsQuery>;
+
+export const RecordedIndexReading = z
+  .object({
+    farm_id: z.string(),
+    field_id: z.string(),
+    index: ReadingIndex,
+    date: CalendarDate,
+    value: z.number(),
+    source: z.string().nullable(),
+    revision: z.number().int().openapi({ description: '1 when first recorded; +1 per replacement' }),
+    recorded_at: DateTime,
+  })
+  .openapi('RecordedIndexReading');
+export type RecordedIndexReading = z.infer<typeof RecordedIndexReading>;
+
+export const IndexReadingList = z
+  .object({
+    items: z.array(RecordedIndexReading),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('IndexReadingList');
+export type IndexReadingList = z.infer<typeof IndexReadingList>;

@@ -18,6 +18,8 @@ export interface HttpAppOptions {
   readonly readiness: readonly ReadinessCheck[];
   readonly openApiDocument: object;
   readonly clock?: Clock;
+  /** Bulk paths allowed bodies over 1 MiB (exact path → limit such as '4mb'). */
+  readonly largerBodyLimits?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,6 +36,7 @@ export const createHttpApp = ({
   readiness,
   openApiDocument,
   clock = systemClock,
+  largerBodyLimits,
 }: HttpAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
@@ -54,7 +57,7 @@ export const createHttpApp = ({
   app.use(createAuthenticator(config.auth, clock));
   app.use(rateLimiter.limitFailedAuthentication);
   app.use(rateLimiter.limitBySubject);
-  app.use(jsonBody());
+  app.use(jsonBody(largerBodyLimits));
   return app;
 };
 

@@ -13,8 +13,14 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** 415 rule, then parsing up to 1 MiB; too large → 413 and invalid JSON → 400 via the problem handler. */
-export const jsonBody = (): RequestHandler[] => [
-  requireJsonBody,
-  express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
-];
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** 415 rule, then parsing up to 1 MiB; too large → 413 and invalid JSON → 400 via the problem handler.
+ *  `largerLimits` names the few bulk paths (exact path → limit) whose documented batch sizes need more. */
+export const jsonBody = (largerLimits: Readonly<Record<string, string>> = {}): RequestHandler[] => {
+  const standard = express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES });
+  const larger = new Map(
+    Object.entries(largerLimits).map(([path, limit]) => [path, express.json({ limit, type: JSON_TYPES })]),
+  );
+  return [requireJsonBody, (req, res, next) => (larger.get(req.path) ?? standard)(req, res, next)];
+};
