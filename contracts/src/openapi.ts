@@ -1,6 +1,28 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ProblemDetails } from './common';
 import {
+  EvaluateRequest,
+  EvaluationHistory,
+  EvaluationHistoryQuery,
+  EvaluationResult,
+  IndexReadingList,
+  IndexReadingsQuery,
+  IndexReadingsRequest,
+  IndexReadingsResponse,
+  LapseRequest,
+  Payout,
+  PayoutPathParams,
+  Policy,
+  PolicyEventPage,
+  PolicyEventsQuery,
+  PolicyIssueRequest,
+  PolicyList,
+  PolicyListQuery,
+  PolicyPathParams,
+  Quote,
+  QuoteRequest,
+} from './insurance';
+import {
   Farm,
   FarmCreateRequest,
   FarmerCreateRequest,
@@ -136,10 +158,135 @@ const registerRegistryRoutes = (registry: OpenAPIRegistry): void => {
   });
 };
 
+const registerInsuranceRoutes = (registry: OpenAPIRegistry): void => {
+  const insurance = ['Insurance'];
+  const forbidden = problem('Missing role, or no org_id in the token');
+  const notFound = problem("Unknown, or another organization's");
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/quote',
+    tags: insurance,
+    summary: 'Price a cover (endpoint 1); quote and issue price identically',
+    request: body(QuoteRequest),
+    responses: {
+      200: json(Quote, 'The quote'),
+      403: forbidden,
+      404: problem('Unknown farm'),
+      422: problem('farm_inactive, invalid_amount'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/policies',
+    tags: insurance,
+    summary: "The organization's policies (endpoint 2), newest first; filters combine with AND",
+    request: { query: PolicyListQuery },
+    responses: { 200: json(PolicyList, 'A page of policies'), 403: forbidden, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/policies',
+    tags: insurance,
+    summary: 'Issue a policy (endpoint 3) with its trigger terms frozen',
+    request: body(PolicyIssueRequest),
+    responses: {
+      201: json(Policy, 'Issued'),
+      403: forbidden,
+      404: problem('Unknown farm'),
+      422: problem('invalid_term, retroactive_cover, farm_inactive, invalid_amount'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/policies/{policy_id}',
+    tags: insurance,
+    summary: 'A policy with the live status of each trigger (endpoint 4)',
+    request: { params: PolicyPathParams },
+    responses: { 200: json(Policy, 'The policy'), 403: forbidden, 404: notFound, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/policies/{policy_id}/evaluate',
+    tags: insurance,
+    summary: 'Evaluate the triggers now, or as of a past date as a backtest (endpoint 5)',
+    request: { params: PolicyPathParams, body: { content: { 'application/json': { schema: EvaluateRequest } } } },
+    responses: {
+      200: json(EvaluationResult, 'The evaluation'),
+      403: forbidden,
+      404: notFound,
+      409: problem('concurrency_conflict: retry'),
+      422: problem('as_of_in_future, policy_not_evaluable'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/policies/{policy_id}/evaluations',
+    tags: insurance,
+    summary: 'Evaluation history, newest first (endpoint 7)',
+    request: { params: PolicyPathParams, query: EvaluationHistoryQuery },
+    responses: { 200: json(EvaluationHistory, 'A page of history'), 403: forbidden, 404: notFound, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/policies/{policy_id}/events',
+    tags: insurance,
+    summary: "The policy's event stream in order, for auditors",
+    request: { params: PolicyPathParams, query: PolicyEventsQuery },
+    responses: { 200: json(PolicyEventPage, 'A page of events'), 403: forbidden, 404: notFound, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/policies/{policy_id}/lapse',
+    tags: insurance,
+    summary: 'Lapse an active policy that has paid nothing (premium not paid)',
+    request: { params: PolicyPathParams, ...body(LapseRequest) },
+    responses: {
+      200: json(Policy, 'Lapsed'),
+      403: forbidden,
+      404: notFound,
+      422: problem('policy_not_lapsable'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/payouts/{payout_id}/settle',
+    tags: insurance,
+    summary: 'Mark an approved payout as settled',
+    request: { params: PayoutPathParams },
+    responses: { 200: json(Payout, 'Settled'), 403: forbidden, 404: notFound, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/index-readings',
+    tags: insurance,
+    summary: 'Record index readings (up to 10,000, all or nothing; earlier values kept as revisions)',
+    request: body(IndexReadingsRequest),
+    responses: {
+      200: json(IndexReadingsResponse, 'Recorded'),
+      403: forbidden,
+      422: problem('reading_in_future'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/index-readings',
+    tags: insurance,
+    summary: "A field's readings",
+    request: { query: IndexReadingsQuery },
+    responses: { 200: json(IndexReadingList, 'A page of readings'), 403: forbidden, ...commonErrors },
+  });
+};
+
 export const buildOpenApiDocument = (version: string): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   registerRegistryRoutes(registry);
+  registerInsuranceRoutes(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

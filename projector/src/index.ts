@@ -1,11 +1,19 @@
 export { LAG_EVENTS_METRIC, LAG_SECONDS_METRIC } from './lag-metrics';
 export { migrateReadModels } from './migrations/migrate-read-models';
+export { type OpsServer, startOpsServer } from './ops-server';
 export { PROJECTIONS_ADVANCED_CHANNEL, type ProgressSource, type ProjectionProgress } from './progress-channel';
 export type { Projection } from './projection';
 export { farmersProjection } from './projections/farmers-projection';
 export { farmsProjection } from './projections/farms-projection';
+export { policiesProjection } from './projections/policies-projection';
 export { type Projector, type ProjectorOptions, startProjector } from './projector';
 export { readModelProjections } from './read-model-projections';
+export type * from './read-models/calendar-date-column';
+export { calendarDateOf } from './read-models/calendar-date-column';
+export type * from './read-models/idempotency-tables';
+export { loadReadingHistory, type ReadingHistoryQuery } from './read-models/index-readings';
+export type * from './read-models/index-readings-tables';
+export type * from './read-models/policy-tables';
 export type * from './read-models/schema';
 export {
   createReadModelConsistency,

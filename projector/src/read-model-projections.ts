@@ -1,6 +1,7 @@
 import type { Projection } from './projection';
 import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';
+import { policiesProjection } from './projections/policies-projection';
 
 /** Every projection of the read models the query API serves; the projector runs and rebuilds these. */
-export const readModelProjections: readonly Projection[] = [farmersProjection, farmsProjection];
+export const readModelProjections: readonly Projection[] = [farmersProjection, farmsProjection, policiesProjection];

@@ -167,7 +167,9 @@ describe('read-your-writes', () => {
     expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('pending'), 100))])).toBe(
       'pending',
     );
-    for (const listener of listeners) listener({ name: 'farms', position: { commit: 11n, prepare: 1n } });
+    for (const name of projectionNames.filter((other) => other !== 'farmers')) {
+      for (const listener of listeners) listener({ name, position: { commit: 11n, prepare: 1n } });
+    }
     expect(await waiting).toBe(true);
     await consistency.close();
     consistency = undefined;

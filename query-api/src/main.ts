@@ -1,6 +1,12 @@
 import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
-import { createReadModelConsistency, type ReadModels, readModelProjections } from '@cropcover/projector';
+import { createEventStore } from '@cropcover/eventstore';
+import {
+  createReadModelConsistency,
+  migrateReadModels,
+  type ReadModels,
+  readModelProjections,
+} from '@cropcover/projector';
 import {
   createHttpApp,
   createKysely,
@@ -12,11 +18,13 @@ import {
   loadConfigOrExit,
   serveHttp,
   stopOnSignals,
+  systemClock,
 } from '@cropcover/runtime';
 import { createQueryRouter } from './query-router';
 
-// The query API as its own process (production topology): the gateway sends it every GET. It only
-// reads the read models the projector keeps; it never touches the event store.
+// The query API as its own process (production topology): the gateway sends it every GET. It reads the
+// read models the projector keeps, and the event store only for the audit of a policy's stream (the log
+// is the audit record; a copy in the read models would be a second truth).
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'query-api' });
 if (!config.databaseUrl) {
@@ -25,6 +33,9 @@ if (!config.databaseUrl) {
 }
 const pool = createPool(config.databaseUrl, logger, { applicationName: 'cropcover-query-api' });
 const db = createKysely<ReadModels>(pool);
+// Every process brings the schema up to date (idempotent, serialised by a lock), so start order does not matter.
+await migrateReadModels(db);
+const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
 const consistency = createReadModelConsistency({
   pool,
   projectionNames: readModelProjections.map((projection) => projection.name),
@@ -37,12 +48,21 @@ const app = createHttpApp({
   readiness: [databaseReadinessCheck(pool)],
   openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
 });
-app.use(createQueryRouter({ db, consistency, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs }));
+app.use(
+  createQueryRouter({
+    db,
+    consistency,
+    readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+    eventStore,
+    clock: systemClock,
+  }),
+);
 finalizeHttpApp(app);
 const http = await serveHttp(app, config.port);
 logger.info({ port: http.port }, 'query API listening');
 stopOnSignals(logger, async () => {
   await http.close();
   await consistency.close();
+  await eventStore.close();
   await db.destroy();
 });

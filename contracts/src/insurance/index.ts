@@ -1,3 +1,4 @@
+export * from './audit';
 export * from './calendar-date';
 export * from './evaluation';
 export * from './events';

@@ -15,6 +15,7 @@ export * from './policy/policy';
 export * from './policy/policy-access';
 export * from './policy/policy-view';
 export * from './policy/settle-payout';
+export * from './policy/trigger-status';
 export * from './pricing';
 export * from './product-catalog';
 export * from './quote';

@@ -30,6 +30,13 @@ describe('read-model migrations', () => {
       'farm_organizations',
       'farmers',
       'farms',
+      'idempotency_keys',
+      'index_reading_revisions',
+      'index_readings',
+      'policies',
+      'policy_counts',
+      'policy_evaluations',
+      'policy_payouts',
       'projection_checkpoints',
     ]);
   });

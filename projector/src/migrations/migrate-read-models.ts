@@ -2,11 +2,17 @@ import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { ReadModels } from '../read-models/schema';
 import { registryReadModels } from './0001-registry-read-models';
+import { indexReadings } from './0002-index-readings';
+import { policyReadModels } from './0003-policy-read-models';
+import { idempotencyKeys } from './0004-idempotency-keys';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
 const migrations: Record<string, Migration> = {
   '0001-registry-read-models': registryReadModels,
+  '0002-index-readings': indexReadings,
+  '0003-policy-read-models': policyReadModels,
+  '0004-idempotency-keys': idempotencyKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

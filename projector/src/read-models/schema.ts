@@ -1,4 +1,7 @@
 import type { ColumnType } from 'kysely';
+import type { IdempotencyKeysTable } from './idempotency-tables';
+import type { IndexReadingsTables } from './index-readings-tables';
+import type { PoliciesTable, PolicyCountsTable, PolicyEvaluationsTable, PolicyPayoutsTable } from './policy-tables';
 
 // The read models as the query API sees them. Column names follow the API's JSON field names so rows map
 // onto responses without renaming. Timestamps come back as Date (node-postgres parses timestamptz) and go
@@ -82,12 +85,17 @@ export interface ProjectionCheckpointsTable {
   updated_at: Timestamp;
 }
 
-export interface ReadModels {
+export interface ReadModels extends IndexReadingsTables {
   farmers: FarmersTable;
   farms: FarmsTable;
   farm_fields: FarmFieldsTable;
   farm_organizations: FarmOrganizationsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
+  policies: PoliciesTable;
+  policy_evaluations: PolicyEvaluationsTable;
+  policy_payouts: PolicyPayoutsTable;
+  policy_counts: PolicyCountsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** A table the projector owns; a projection names the ones it writes so a rebuild can empty them. */

@@ -1,0 +1,186 @@
+import type { RecordedEvent } from '@cropcover/eventstore';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyBatch } from '../projection-batch';
+import { calendarDateOf } from '../read-models/calendar-date-column';
+import { type PolicyStory, policyStory } from '../testing/policy-story';
+import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
+import { readWholeLog } from '../testing/visible-log';
+import { policiesProjection } from './policies-projection';
+
+describe('policies projection', () => {
+  let t: ProjectorTestDatabase;
+  let log: RecordedEvent[];
+  let claimed: PolicyStory;
+  let floodPayoutId: string;
+
+  beforeAll(async () => {
+    t = await openProjectorTestDatabase('projector_policies');
+    claimed = policyStory({
+      policyId: 'p-claimed',
+      organizationId: 'org-a',
+      perils: ['flood', 'storm'],
+      termStart: '2026-04-01',
+      termEnd: '2026-04-30',
+      issuedAt: '2026-03-28T08:00:00.000Z',
+    });
+    claimed.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    floodPayoutId = claimed.state.payouts[0]!.payoutId;
+    claimed.settle(floodPayoutId, '2026-04-06T09:00:00.000Z');
+    claimed.evaluate(
+      { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+      '2026-04-07T06:00:00.000Z',
+      'eval-2',
+    );
+    await t.eventStore.append(claimed.streamId, claimed.takeNew(), 'no_stream');
+
+    const lapsed = policyStory({
+      policyId: 'p-lapsed',
+      organizationId: 'org-b',
+      farmId: 'farm-2',
+      perils: ['drought'],
+      termStart: '2026-05-01',
+      termEnd: '2026-07-31',
+      issuedAt: '2026-04-28T10:00:00.000Z',
+    });
+    lapsed.lapse('premium not paid', '2026-05-03T10:00:00.000Z');
+    await t.eventStore.append(lapsed.streamId, lapsed.takeNew(), 'no_stream');
+    log = await readWholeLog(t.eventStore, claimed.events.length + lapsed.events.length);
+  });
+  afterAll(() => t?.close());
+
+  const empty = () => sql`truncate policies, policy_counts, policy_evaluations, policy_payouts`.execute(t.db);
+  const dump = async () => ({
+    policies: await t.db
+      .selectFrom('policies')
+      .select((eb) => [
+        'policy_id',
+        'organization_id',
+        'farm_id',
+        'perils',
+        'status',
+        'sum_insured_minor',
+        'premium_minor',
+        'currency',
+        'issued_at',
+        calendarDateOf(eb.ref('term_start')).as('term_start'),
+        calendarDateOf(eb.ref('term_end')).as('term_end'),
+        calendarDateOf(eb.ref('next_monitoring_date')).as('next_monitoring_date'),
+        'stream_revision',
+      ])
+      .orderBy('policy_id')
+      .execute(),
+    evaluations: await t.db
+      .selectFrom('policy_evaluations')
+      .select((eb) => [
+        'evaluation_id',
+        'peril',
+        'policy_id',
+        'organization_id',
+        'observed_value',
+        'threshold',
+        'breached',
+        'severity',
+        calendarDateOf(eb.ref('as_of')).as('as_of'),
+        calendarDateOf(eb.ref('window_start')).as('window_start'),
+        calendarDateOf(eb.ref('window_end')).as('window_end'),
+        'evaluated_at',
+        'payout_id',
+      ])
+      .orderBy('evaluated_at')
+      .orderBy('peril')
+      .execute(),
+    payouts: await t.db.selectFrom('policy_payouts').selectAll().orderBy('approved_at').execute(),
+    // A count that went back to 0 may stay as a row: it adds nothing to a sum.
+    counts: await t.db
+      .selectFrom('policy_counts')
+      .selectAll()
+      .where(sql<boolean>`policies > 0`)
+      .orderBy('organization_id')
+      .orderBy('status')
+      .execute(),
+  });
+
+  it('projects policies, their evaluation history and payouts from the whole log', async () => {
+    await empty();
+    await applyBatch(t.db, policiesProjection, log);
+    const { policies, evaluations, payouts, counts } = await dump();
+    expect(policies).toEqual([
+      {
+        policy_id: 'p-claimed',
+        organization_id: 'org-a',
+        farm_id: 'farm-1',
+        perils: ['flood', 'storm'],
+        status: 'claimed',
+        sum_insured_minor: 1_000_000n,
+        premium_minor: BigInt(claimed.state.issued.premium_minor),
+        currency: 'KES',
+        issued_at: new Date('2026-03-28T08:00:00.000Z'),
+        term_start: '2026-04-01',
+        term_end: '2026-04-30',
+        // The day after the last live evaluation, as the domain's nextMonitoringDate says.
+        next_monitoring_date: '2026-04-08',
+        stream_revision: claimed.events.length - 1,
+      },
+      expect.objectContaining({ policy_id: 'p-lapsed', status: 'lapsed', next_monitoring_date: null }),
+    ]);
+    expect(evaluations).toEqual([
+      {
+        evaluation_id: 'eval-1',
+        peril: 'flood',
+        policy_id: 'p-claimed',
+        organization_id: 'org-a',
+        observed_value: 200,
+        threshold: 150,
+        breached: true,
+        severity: 0.333333,
+        as_of: '2026-04-05',
+        window_start: '2026-04-01',
+        window_end: '2026-04-05',
+        evaluated_at: new Date('2026-04-05T06:00:00.000Z'),
+        payout_id: floodPayoutId,
+      },
+      expect.objectContaining({ evaluation_id: 'eval-2', peril: 'flood', breached: true, payout_id: null }),
+      expect.objectContaining({
+        evaluation_id: 'eval-2',
+        peril: 'storm',
+        observed_value: 30,
+        severity: 0.333333,
+        payout_id: expect.any(String),
+      }),
+    ]);
+    expect(payouts).toEqual([
+      {
+        payout_id: floodPayoutId,
+        policy_id: 'p-claimed',
+        organization_id: 'org-a',
+        peril: 'flood',
+        evaluation_id: 'eval-1',
+        amount_minor: 333_333n,
+        currency: 'KES',
+        status: 'settled',
+        approved_at: new Date('2026-04-05T06:00:00.000Z'),
+        settled_at: new Date('2026-04-06T09:00:00.000Z'),
+      },
+      expect.objectContaining({ peril: 'storm', evaluation_id: 'eval-2', status: 'approved', settled_at: null }),
+    ]);
+    expect(counts).toEqual([
+      { organization_id: 'org-a', status: 'claimed', perils: ['flood', 'storm'], policies: 1n },
+      { organization_id: 'org-b', status: 'lapsed', perils: ['drought'], policies: 1n },
+    ]);
+  });
+
+  it('changes nothing when the log is applied again', async () => {
+    const before = await dump();
+    await applyBatch(t.db, policiesProjection, log);
+    await applyBatch(t.db, policiesProjection, log.slice(3));
+    expect(await dump()).toEqual(before);
+  });
+
+  it('ends the same when every event comes in a batch of its own', async () => {
+    const whole = await dump();
+    await empty();
+    for (const event of log) await applyBatch(t.db, policiesProjection, [event]);
+    expect(await dump()).toEqual(whole);
+  });
+});

@@ -1,0 +1,187 @@
+import { PolicyEvent } from '@cropcover/contracts';
+import { evolvePolicy, type IssuedPolicy, initialPolicy } from '@cropcover/domain';
+import type { RecordedEvent } from '@cropcover/eventstore';
+import { type Insertable, sql, type Transaction } from 'kysely';
+import type { Projection } from '../projection';
+import type { PolicyEvaluationsTable, PolicyPayoutsTable } from '../read-models/policy-tables';
+import type { ReadModels } from '../read-models/schema';
+import { applyPolicyCountChanges, policyCountChanges } from './policy-counts';
+import { policyPayoutRow, policyRow } from './policy-rows';
+import { inChunks } from './row-chunks';
+
+type EvaluationRow = Insertable<PolicyEvaluationsTable>;
+type PayoutRow = Insertable<PolicyPayoutsTable>;
+type RevisedPolicyEvent = PolicyEvent & { readonly revision: number };
+
+interface PolicyState {
+  readonly aggregate: IssuedPolicy;
+  readonly revision: number;
+}
+
+const HANDLED = new Set<string>(PolicyEvent.options.map((option) => option.shape.type.value));
+
+const decode = (event: RecordedEvent): RevisedPolicyEvent => ({
+  ...PolicyEvent.parse({ type: event.type, data: event.data }),
+  revision: event.revision,
+});
+
+const loadPolicies = async (
+  trx: Transaction<ReadModels>,
+  policyIds: readonly string[],
+): Promise<Map<string, PolicyState>> => {
+  const policies = new Map<string, PolicyState>();
+  for (const ids of inChunks(policyIds)) {
+    const rows = await trx
+      .selectFrom('policies')
+      .select(['policy_id', 'aggregate', 'stream_revision'])
+      .where('policy_id', 'in', ids)
+      .execute();
+    for (const row of rows) policies.set(row.policy_id, { aggregate: row.aggregate, revision: row.stream_revision });
+  }
+  return policies;
+};
+
+/** The policy after the event, or undefined when the event is already reflected (a replay) or concerns a
+ *  policy never issued. */
+const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): PolicyState | undefined => {
+  const applied = event.type === 'PolicyIssued' ? policy !== undefined : !policy || policy.revision >= event.revision;
+  if (applied) return undefined;
+  const aggregate = evolvePolicy(policy?.aggregate ?? initialPolicy, event);
+  return aggregate.status === 'not_issued' ? undefined : { aggregate, revision: event.revision };
+};
+
+const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
+  if (event.type !== 'TriggerEvaluated') return undefined;
+  const { comparison: _, readings_used: __, ...evaluation } = event.data;
+  return { ...evaluation, organization_id: organizationId, payout_id: null };
+};
+
+/** Serialises this projection's batches across processes (a second projector or a rebuild on the same
+ *  database): the rows a batch loads are then the ones its writes replace, so the policy_counts deltas,
+ *  computed from those rows, are applied exactly once per change. Held until the batch commits. */
+const lockPolicies = async (trx: Transaction<ReadModels>): Promise<void> => {
+  await sql`select pg_advisory_xact_lock(hashtextextended('cropcover.projection.policies', 0))`.execute(trx);
+};
+
+/** Writes the policies and returns the ids of the rows actually written: a row the stream_revision guard
+ *  kept (already newer) must not move a count either. */
+const upsertPolicies = async (trx: Transaction<ReadModels>, policies: readonly PolicyState[]): Promise<Set<string>> => {
+  const written = new Set<string>();
+  for (const chunk of inChunks(policies)) {
+    const rows = await trx
+      .insertInto('policies')
+      .values(chunk.map((policy) => policyRow(policy.aggregate, policy.revision)))
+      .onConflict((conflict) =>
+        conflict
+          .column('policy_id')
+          // Only the status, the monitoring date and the aggregate change after issue.
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            next_monitoring_date: eb.ref('excluded.next_monitoring_date'),
+            aggregate: eb.ref('excluded.aggregate'),
+            stream_revision: eb.ref('excluded.stream_revision'),
+          }))
+          // Never let an older view of the row overwrite a newer one.
+          .where('policies.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
+      )
+      .returning('policy_id')
+      .execute();
+    for (const row of rows) written.add(row.policy_id);
+  }
+  return written;
+};
+
+const insertEvaluations = async (trx: Transaction<ReadModels>, rows: readonly EvaluationRow[]): Promise<void> => {
+  for (const chunk of inChunks(rows)) {
+    await trx
+      .insertInto('policy_evaluations')
+      .values(chunk)
+      .onConflict((conflict) => conflict.columns(['evaluation_id', 'peril']).doNothing())
+      .execute();
+  }
+};
+
+const upsertPayouts = async (trx: Transaction<ReadModels>, rows: readonly PayoutRow[]): Promise<void> => {
+  for (const chunk of inChunks(rows)) {
+    await trx
+      .insertInto('policy_payouts')
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict.column('payout_id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          settled_at: eb.ref('excluded.settled_at'),
+        })),
+      )
+      .execute();
+  }
+};
+
+/** Links payouts to the evaluation rows of earlier batches (an evaluation's events may span two batches). */
+const linkPayouts = async (trx: Transaction<ReadModels>, payouts: readonly PayoutRow[]): Promise<void> => {
+  for (const payout of payouts) {
+    await trx
+      .updateTable('policy_evaluations')
+      .set({ payout_id: payout.payout_id })
+      .where('evaluation_id', '=', payout.evaluation_id)
+      .where('peril', '=', payout.peril)
+      .execute();
+  }
+};
+
+const evaluationKey = (evaluationId: string, peril: string): string => `${evaluationId}/${peril}`;
+
+/** Policies (`policies`, counted in `policy_counts`), their evaluation history (`policy_evaluations`) and
+ *  payouts (`policy_payouts`), from the `policy-<id>` streams. Reads the policies a batch touches, folds
+ *  the batch's events into their aggregates with the domain's evolvePolicy (skipping those at or below a
+ *  row's stream_revision), then writes each changed policy once, the new evaluation rows and the payouts
+ *  the batch approved or settled. policy_counts moves by the difference between each row as read and as
+ *  written, under a lock that keeps two processes from applying the same change twice. */
+export const policiesProjection: Projection = {
+  name: 'policies',
+  tables: ['policies', 'policy_counts', 'policy_evaluations', 'policy_payouts'],
+  apply: async (trx, events) => {
+    const policyEvents = events.filter((event) => HANDLED.has(event.type)).map(decode);
+    if (policyEvents.length === 0) return;
+    await lockPolicies(trx);
+    const policies = await loadPolicies(trx, [...new Set(policyEvents.map((event) => event.data.policy_id))]);
+    const before = new Map(policies);
+    const changed = new Map<string, PolicyState>();
+    const evaluations = new Map<string, EvaluationRow>();
+    const touchedPayouts = new Map<string, string>();
+    const approvedPayouts = new Set<string>();
+    for (const event of policyEvents) {
+      const next = evolve(policies.get(event.data.policy_id), event);
+      if (!next) continue;
+      policies.set(event.data.policy_id, next);
+      changed.set(event.data.policy_id, next);
+      const evaluation = evaluationRow(event, next.aggregate.issued.organization_id);
+      if (evaluation) evaluations.set(evaluationKey(evaluation.evaluation_id, evaluation.peril), evaluation);
+      if (event.type === 'PayoutApproved' || event.type === 'PayoutSettled') {
+        touchedPayouts.set(event.data.payout_id, event.data.policy_id);
+      }
+      if (event.type === 'PayoutApproved') approvedPayouts.add(event.data.payout_id);
+    }
+    const payouts = [...touchedPayouts].map(([payoutId, policyId]) =>
+      policyPayoutRow(changed.get(policyId)!.aggregate, payoutId),
+    );
+    const lateLinks: PayoutRow[] = [];
+    for (const payout of payouts) {
+      const evaluation = evaluations.get(evaluationKey(payout.evaluation_id, payout.peril));
+      if (evaluation) evaluation.payout_id = payout.payout_id;
+      else if (approvedPayouts.has(payout.payout_id)) lateLinks.push(payout);
+    }
+    const written = await upsertPolicies(trx, [...changed.values()]);
+    // Each count moves from the row as this transaction read it (under the lock) to the row it wrote.
+    await applyPolicyCountChanges(
+      trx,
+      policyCountChanges(
+        [...changed]
+          .filter(([policyId]) => written.has(policyId))
+          .map(([policyId, policy]) => ({ before: before.get(policyId)?.aggregate, after: policy.aggregate })),
+      ),
+    );
+    await insertEvaluations(trx, [...evaluations.values()]);
+    await upsertPayouts(trx, payouts);
+    await linkPayouts(trx, lateLinks);
+  },
+};

@@ -1,0 +1,390 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { policyListItem, policyView } from '@cropcover/domain';
+import {
+  createReadModelConsistency,
+  policiesProjection,
+  type ReadModelConsistency,
+  rebuildProjections,
+} from '@cropcover/projector';
+import {
+  openProjectorTestDatabase,
+  type PolicyStory,
+  type ProjectorTestDatabase,
+  policyStory,
+  readWholeLog,
+} from '@cropcover/projector/testing';
+import {
+  createHttpApp,
+  createLogger,
+  createMetrics,
+  finalizeHttpApp,
+  loadConfig,
+  settableClock,
+  signDevToken,
+} from '@cropcover/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQueryRouter } from '../query-router';
+
+// The insurance read API over real HTTP, on read models the real projector built from a real log.
+
+const SECRET = 'policy-queries-test-secret-of-at-least-32-characters';
+const TODAY = '2026-04-08T12:00:00.000Z';
+
+interface Caller {
+  readonly sub: string;
+  readonly org?: string;
+  readonly roles: readonly string[];
+}
+const insurerA: Caller = { sub: 'insurer-a', org: 'org-a', roles: ['insurer'] };
+const auditorA: Caller = { sub: 'auditor-a', org: 'org-a', roles: ['auditor'] };
+const insurerB: Caller = { sub: 'insurer-b', org: 'org-b', roles: ['insurer'] };
+const adminB: Caller = { sub: 'admin-b', org: 'org-b', roles: ['admin'] };
+
+describe('insurance queries', () => {
+  let t: ProjectorTestDatabase;
+  let server: Server;
+  let consistency: ReadModelConsistency;
+  let baseUrl: string;
+  let claimed: PolicyStory;
+  let stories: PolicyStory[];
+
+  const get = async (path: string, caller: Caller) => {
+    const token = await signDevToken(caller, SECRET);
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  beforeAll(async () => {
+    t = await openProjectorTestDatabase('query_policies');
+    claimed = policyStory({
+      policyId: 'a-claimed',
+      organizationId: 'org-a',
+      perils: ['flood', 'storm'],
+      termStart: '2026-04-01',
+      termEnd: '2026-04-30',
+      issuedAt: '2026-03-28T08:00:00.000Z',
+    });
+    claimed.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    claimed.settle(claimed.state.payouts[0]!.payoutId, '2026-04-06T09:00:00.000Z');
+    claimed.evaluate(
+      { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+      '2026-04-07T06:00:00.000Z',
+      'eval-2',
+    );
+    const term = { termStart: '2026-04-05', termEnd: '2026-09-30' };
+    const lapsed = policyStory({
+      policyId: 'a-lapsed',
+      organizationId: 'org-a',
+      perils: ['vegetation_stress'],
+      issuedAt: '2026-03-29T08:00:00.000Z',
+      ...term,
+    });
+    lapsed.lapse('premium not paid', '2026-04-02T08:00:00.000Z');
+    stories = [
+      claimed,
+      lapsed,
+      policyStory({
+        policyId: 'a-drought',
+        organizationId: 'org-a',
+        farmId: 'farm-2',
+        perils: ['drought'],
+        issuedAt: '2026-03-30T08:00:00.000Z',
+        ...term,
+      }),
+      // Two policies issued at the same instant: policy_id breaks the tie.
+      policyStory({
+        policyId: 'a-flood-1',
+        organizationId: 'org-a',
+        farmId: 'farm-2',
+        perils: ['flood', 'drought'],
+        issuedAt: '2026-03-31T08:00:00.000Z',
+        ...term,
+      }),
+      policyStory({
+        policyId: 'a-flood-2',
+        organizationId: 'org-a',
+        farmId: 'farm-2',
+        perils: ['flood'],
+        issuedAt: '2026-03-31T08:00:00.000Z',
+        ...term,
+      }),
+      policyStory({
+        policyId: 'b-flood',
+        organizationId: 'org-b',
+        farmId: 'farm-2',
+        perils: ['flood'],
+        issuedAt: '2026-04-01T08:00:00.000Z',
+        ...term,
+      }),
+    ];
+    for (const story of stories) await t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
+    await readWholeLog(
+      t.eventStore,
+      stories.reduce((count, story) => count + story.events.length, 0),
+    );
+    await rebuildProjections({ eventStore: t.eventStore, db: t.db, projections: [policiesProjection] });
+    await t.db
+      .insertInto('index_readings')
+      .values(
+        [
+          { index: 'rainfall_mm', date: '2026-03-31', value: 999 },
+          { index: 'rainfall_mm', date: '2026-04-02', value: 120 },
+          { index: 'rainfall_mm', date: '2026-04-03', value: 45.5 },
+          { index: 'wind_speed_ms', date: '2026-04-06', value: 30 },
+        ].map((reading) => ({
+          farm_id: 'farm-1',
+          field_id: 'north',
+          ...reading,
+          source: null,
+          revision: 1,
+          recorded_at: '2026-04-07T00:00:00.000Z',
+        })),
+      )
+      .execute();
+
+    const clock = settableClock(TODAY);
+    const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
+    const app = createHttpApp({
+      config,
+      logger: createLogger({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: [],
+      openApiDocument: {},
+      clock,
+    });
+    consistency = createReadModelConsistency({ pool: t.pool, projectionNames: ['policies'], logger: t.logger });
+    app.use(
+      createQueryRouter({
+        db: t.db,
+        consistency,
+        readYourWritesTimeoutMs: 1000,
+        eventStore: t.eventStore,
+        clock,
+      }),
+    );
+    finalizeHttpApp(app);
+    server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await consistency?.close();
+    await t?.close();
+  });
+
+  const ids = (body: { items: { policy_id: string }[] }) => body.items.map((item) => item.policy_id);
+
+  describe('GET /insurance/policies', () => {
+    it("lists the caller's organization's policies, newest first, policy_id breaking ties", async () => {
+      const { status, body } = await get('/insurance/policies', insurerA);
+      expect(status).toBe(200);
+      expect(ids(body)).toEqual(['a-flood-1', 'a-flood-2', 'a-drought', 'a-lapsed', 'a-claimed']);
+      expect(body).toMatchObject({ total: 5, page: 1, page_size: 20 });
+      expect(body.items[4]).toEqual(policyListItem(claimed.state));
+      expect(body.items[4]).toMatchObject({
+        status: 'claimed',
+        sum_insured: 10_000,
+        next_monitoring_date: '2026-04-08',
+      });
+    });
+
+    it('combines the status, farm_id and peril filters with AND', async () => {
+      const list = async (query: string) => ids((await get(`/insurance/policies?${query}`, auditorA)).body);
+      expect(await list('status=claimed')).toEqual(['a-claimed']);
+      expect(await list('status=lapsed')).toEqual(['a-lapsed']);
+      expect(await list('farm_id=farm-2')).toEqual(['a-flood-1', 'a-flood-2', 'a-drought']);
+      expect(await list('peril=flood')).toEqual(['a-flood-1', 'a-flood-2', 'a-claimed']);
+      expect(await list('peril=drought&farm_id=farm-2')).toEqual(['a-flood-1', 'a-drought']);
+      expect(await list('peril=flood&farm_id=farm-2&status=active')).toEqual(['a-flood-1', 'a-flood-2']);
+      expect(await list('peril=storm&status=active')).toEqual([]);
+    });
+
+    it('pages through the list, and past its end shows no items but the true total', async () => {
+      const second = (await get('/insurance/policies?page=2&page_size=2', insurerA)).body;
+      expect(second).toMatchObject({ total: 5, page: 2, page_size: 2 });
+      expect(ids(second)).toEqual(['a-drought', 'a-lapsed']);
+      const third = (await get('/insurance/policies?page=3&page_size=2&peril=flood', insurerA)).body;
+      expect(third).toEqual({ items: [], total: 3, page: 3, page_size: 2 });
+      expect((await get('/insurance/policies?page=100', insurerA)).body).toMatchObject({ items: [], total: 5 });
+      expect((await get('/insurance/policies?page_size=100', insurerA)).status).toBe(200);
+    });
+
+    it.each([
+      ['page=0', 'page'],
+      ['page=-1', 'page'],
+      ['page=1.5', 'page'],
+      ['page_size=0', 'page_size'],
+      ['page_size=101', 'page_size'],
+      ['page_size=ten', 'page_size'],
+      ['status=pending', 'status'],
+      ['peril=hail', 'peril'],
+      ['sort=premium', 'sort'],
+    ])('refuses %s with a 400 naming the parameter', async (query, path) => {
+      const { status, body } = await get(`/insurance/policies?${query}`, insurerA);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path })] });
+    });
+
+    it('shows another organization only its own policies, admins included', async () => {
+      expect(ids((await get('/insurance/policies', insurerB)).body)).toEqual(['b-flood']);
+      expect((await get('/insurance/policies', adminB)).body).toMatchObject({
+        total: 1,
+        items: [{ policy_id: 'b-flood' }],
+      });
+    });
+
+    it('needs the insurer, auditor or admin role and an organization', async () => {
+      const farmer = await get('/insurance/policies', { sub: 'farmer', org: 'org-a', roles: [] });
+      expect(farmer).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      const provider = await get('/insurance/policies', { sub: 'feed', org: 'org-a', roles: ['data_provider'] });
+      expect(provider.status).toBe(403);
+      const orgless = await get('/insurance/policies', { sub: 'insurer', roles: ['insurer'] });
+      expect(orgless).toMatchObject({ status: 403, body: { code: 'organization_required' } });
+    });
+  });
+
+  describe('GET /insurance/policies/{policy_id}', () => {
+    it("shows each peril's trigger as it stands today, from the field's readings so far", async () => {
+      const { status, body } = await get('/insurance/policies/a-claimed', auditorA);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        ...policyView(claimed.state),
+        triggers: [
+          {
+            peril: 'flood',
+            trigger_index: 'max_5day_rainfall_mm',
+            // 120 + 45.5 from the readings table now, not the 200 the last evaluation saw; the reading
+            // before term start is outside the window.
+            current_index_reading: 165.5,
+            trigger_threshold: 150,
+            comparison: 'gte',
+            data_available: true,
+          },
+          {
+            peril: 'storm',
+            trigger_index: 'max_wind_speed_ms',
+            current_index_reading: 30,
+            trigger_threshold: 25,
+            comparison: 'gte',
+            data_available: true,
+          },
+        ],
+      });
+      expect(body).toMatchObject({ status: 'claimed', next_monitoring_date: '2026-04-08', farm_name: 'Shamba' });
+    });
+
+    it('reports no data where the window has no reading', async () => {
+      const { body } = await get('/insurance/policies/a-drought', insurerA);
+      expect(body.triggers).toEqual([
+        expect.objectContaining({ peril: 'drought', current_index_reading: null, data_available: false }),
+      ]);
+    });
+
+    it("is 404 for another organization's policy and for an unknown one; an admin sees any", async () => {
+      expect(await get('/insurance/policies/a-claimed', insurerB)).toMatchObject({
+        status: 404,
+        body: { code: 'not_found' },
+      });
+      expect((await get('/insurance/policies/nope', insurerA)).status).toBe(404);
+      expect((await get('/insurance/policies/a-claimed', adminB)).status).toBe(200);
+    });
+  });
+
+  describe('GET /insurance/policies/{policy_id}/evaluations', () => {
+    it('lists each evaluated peril, newest first, with the payout it got in that evaluation', async () => {
+      const { status, body } = await get('/insurance/policies/a-claimed/evaluations', insurerA);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ policy_id: 'a-claimed', total: 3, page: 1, page_size: 20 });
+      expect(body.items.map((item: any) => [item.evaluation_id, item.peril])).toEqual([
+        ['eval-2', 'flood'],
+        ['eval-2', 'storm'],
+        ['eval-1', 'flood'],
+      ]);
+      expect(body.items[0]).not.toHaveProperty('payout');
+      expect(body.items[1].payout).toEqual({
+        payout_id: expect.any(String),
+        amount: 3333.33,
+        currency: 'KES',
+        status: 'approved',
+      });
+      expect(body.items[2]).toEqual({
+        evaluation_id: 'eval-1',
+        peril: 'flood',
+        trigger_index: 'max_5day_rainfall_mm',
+        observed_value: 200,
+        threshold: 150,
+        breached: true,
+        severity: 0.333333,
+        as_of: '2026-04-05',
+        window_start: '2026-04-01',
+        window_end: '2026-04-05',
+        evaluated_at: '2026-04-05T06:00:00.000Z',
+        payout: {
+          payout_id: expect.any(String),
+          amount: 3333.33,
+          currency: 'KES',
+          status: 'settled',
+          settled_at: '2026-04-06T09:00:00.000Z',
+        },
+      });
+    });
+
+    it('pages the history and refuses out-of-range pages', async () => {
+      const last = (await get('/insurance/policies/a-claimed/evaluations?page=3&page_size=1', insurerA)).body;
+      expect(last.items.map((item: any) => item.evaluation_id)).toEqual(['eval-1']);
+      const beyond = (await get('/insurance/policies/a-claimed/evaluations?page=4&page_size=1', insurerA)).body;
+      expect(beyond).toEqual({ policy_id: 'a-claimed', items: [], total: 3, page: 4, page_size: 1 });
+      const zero = await get('/insurance/policies/a-claimed/evaluations?page=0', insurerA);
+      expect(zero).toMatchObject({ status: 400, body: { errors: [{ path: 'page' }] } });
+      expect((await get('/insurance/policies/a-claimed/evaluations?page_size=101', insurerA)).status).toBe(400);
+    });
+
+    it('is empty for a policy never evaluated and 404 for another organization', async () => {
+      expect((await get('/insurance/policies/a-drought/evaluations', insurerA)).body).toMatchObject({
+        items: [],
+        total: 0,
+      });
+      expect((await get('/insurance/policies/a-claimed/evaluations', insurerB)).status).toBe(404);
+    });
+  });
+
+  describe('GET /insurance/policies/{policy_id}/events', () => {
+    it("replays the policy's stream from the log, in order, with who did what and when", async () => {
+      const { status, body } = await get('/insurance/policies/a-claimed/events', auditorA);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ policy_id: 'a-claimed', total: claimed.events.length, page: 1, page_size: 20 });
+      expect(body.items.map((item: any) => item.type)).toEqual(claimed.events.map((event) => event.type));
+      expect(body.items[0]).toEqual({
+        revision: 0,
+        type: 'PolicyIssued',
+        data: claimed.events[0]!.data,
+        metadata: claimed.events[0]!.metadata,
+        occurred_at: '2026-03-28T08:00:00.000Z',
+      });
+      expect(body.items[0].metadata.actor).toBe('underwriter');
+    });
+
+    it('pages the stream', async () => {
+      const { body } = await get('/insurance/policies/a-claimed/events?page=2&page_size=2', auditorA);
+      expect(body.items.map((item: any) => item.revision)).toEqual([2, 3]);
+      expect((await get('/insurance/policies/a-claimed/events?page=99', auditorA)).body).toMatchObject({
+        items: [],
+        total: claimed.events.length,
+      });
+      expect((await get('/insurance/policies/a-claimed/events?page_size=0', auditorA)).status).toBe(400);
+    });
+
+    it("is for the policy's organization's auditors and insurers, and admins", async () => {
+      expect((await get('/insurance/policies/a-claimed/events', insurerA)).status).toBe(200);
+      expect((await get('/insurance/policies/a-claimed/events', adminB)).status).toBe(200);
+      expect((await get('/insurance/policies/a-claimed/events', insurerB)).status).toBe(404);
+      expect((await get('/insurance/policies/a-claimed/events', { ...auditorA, org: 'org-b' })).status).toBe(404);
+      expect((await get('/insurance/policies/a-claimed/events', { ...auditorA, roles: [] })).status).toBe(403);
+      expect((await get('/insurance/policies/unknown/events', auditorA)).status).toBe(404);
+    });
+  });
+});
