@@ -1,9 +1,16 @@
+import type { PolicyEnvironment } from '@cropcover/contracts';
 import type { EventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/projector';
 import type { Clock } from '@cropcover/runtime';
+import type { Kysely } from 'kysely';
 import type { ReadYourWrites } from './read-your-writes';
 
 export interface CommandApiDeps {
   readonly eventStore: EventStore;
   readonly clock: Clock;
   readonly readYourWrites: ReadYourWrites;
+  /** Read models the commands consult: index readings for pricing and evaluation, payouts to settle. */
+  readonly db: Kysely<ReadModels>;
+  /** The server's APP_ENV, recorded on every policy it issues. */
+  readonly environment: PolicyEnvironment;
 }

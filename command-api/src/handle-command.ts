@@ -15,7 +15,12 @@ export interface CommandOutcome<State> {
 }
 
 /** A concurrent writer won this many times in a row: give up with a 409 rather than spin. */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
+
+/** Writers that lost a race retry after a short random pause, so a burst on one stream (many
+ *  evaluations of one policy at once) spreads out instead of colliding again in lockstep. */
+const pauseBeforeRetry = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
 
 /** Load the stream, decide, append expecting the revision that was loaded; when another writer got
  *  there first, load again and decide again on the newer state. */
@@ -45,6 +50,7 @@ export const handleCommand = async <State, Event extends DomainEvent>(
       return { state: events.reduce(aggregate.evolve, state), appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      await pauseBeforeRetry(attempt);
     }
   }
 };

@@ -1,4 +1,11 @@
+export { COMMAND_BODY_LIMITS } from './body-limits';
 export type { CommandApiDeps } from './command-api-deps';
 export { createCommandRouter } from './command-router';
+export {
+  DEFAULT_MONITOR_INTERVAL_MS,
+  type PolicyMonitor,
+  type PolicyMonitorOptions,
+  startPolicyMonitor,
+} from './insurance/monitor/policy-monitor';
 export type { ReadModelConsistency, ReadYourWrites } from './read-your-writes';
 export { refusalToProblem } from './refusal-to-problem';

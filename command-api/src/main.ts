@@ -1,9 +1,15 @@
 import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
-import { createReadModelConsistency, readModelProjections } from '@cropcover/projector';
+import {
+  createReadModelConsistency,
+  migrateReadModels,
+  type ReadModels,
+  readModelProjections,
+} from '@cropcover/projector';
 import {
   createHttpApp,
+  createKysely,
   createLogger,
   createMetrics,
   createPool,
@@ -14,6 +20,7 @@ import {
   stopOnSignals,
   systemClock,
 } from '@cropcover/runtime';
+import { COMMAND_BODY_LIMITS } from './body-limits';
 import { createCommandRouter } from './command-router';
 import { refusalToProblem } from './refusal-to-problem';
 
@@ -28,6 +35,9 @@ if (!config.databaseUrl) {
 }
 const pool = createPool(config.databaseUrl, logger, { applicationName: 'cropcover-command-api' });
 await migrateEventStore(pool);
+// Every process brings the schema up to date (idempotent, serialised by a lock), so start order does not matter.
+const db = createKysely<ReadModels>(pool);
+await migrateReadModels(db);
 const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
 const consistency = createReadModelConsistency({
   pool,
@@ -41,12 +51,15 @@ const app = createHttpApp({
   metrics,
   readiness: [databaseReadinessCheck(pool)],
   openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+  largerBodyLimits: COMMAND_BODY_LIMITS,
 });
 app.use(
   createCommandRouter({
     eventStore,
     clock: systemClock,
     readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
+    db,
+    environment: config.appEnv,
   }),
 );
 app.use(refusalToProblem);

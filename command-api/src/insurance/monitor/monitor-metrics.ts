@@ -1,0 +1,29 @@
+import { Counter, type Registry } from 'prom-client';
+
+export interface MonitorMetrics {
+  readonly evaluated: Counter;
+  readonly expired: Counter;
+  readonly failed: Counter;
+}
+
+/** The monitor's counters, on the process registry when given (one monitor per registry). */
+export const createMonitorMetrics = (registry?: Registry): MonitorMetrics => {
+  const registers = registry ? [registry] : [];
+  return {
+    evaluated: new Counter({
+      name: 'policy_monitor_policies_evaluated_total',
+      help: 'Live evaluations the policy monitor made.',
+      registers,
+    }),
+    expired: new Counter({
+      name: 'policy_monitor_policies_expired_total',
+      help: 'Policies the monitor expired after their settlement period.',
+      registers,
+    }),
+    failed: new Counter({
+      name: 'policy_monitor_policies_failed_total',
+      help: 'Policies whose monitoring failed; they are tried again on the next tick.',
+      registers,
+    }),
+  };
+};

@@ -1,0 +1,71 @@
+import { PolicyIssueRequest } from '@cropcover/contracts';
+import {
+  DEFAULT_SETTLEMENT_PERIOD_DAYS,
+  issuePolicy,
+  linkFarmToOrganization,
+  policyView,
+  visiblePolicy,
+} from '@cropcover/domain';
+import { parseBody } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+import { v7 as uuidv7 } from 'uuid';
+import type { CommandApiDeps } from '../../../command-api-deps';
+import { commandContextOf } from '../../../command-context';
+import { handleCommand, loadAggregate } from '../../../handle-command';
+import { awaitReadModels } from '../../../read-your-writes';
+import { farmAggregate, farmStream } from '../../../registry/streams';
+import { requireInsurer } from '../../insurer';
+import { policyAggregate, policyStream } from '../../policy-stream';
+import { loadPricingHistory } from '../../pricing-history';
+
+/** POST /insurance/policies — endpoint 3: issues the cover at the price its quote shows, and links the
+ *  insurer's organization to the farm so it may read the farm from then on. */
+export const issuePolicyRoute =
+  (deps: CommandApiDeps): RequestHandler =>
+  async (req, res) => {
+    const context = commandContextOf(req, deps.clock.now());
+    const organizationId = requireInsurer(context.principal);
+    const request = parseBody(PolicyIssueRequest, req);
+    const farm = await loadAggregate(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+    const history = await loadPricingHistory(deps.db, {
+      farmId: request.farm_id,
+      fieldId: request.field_id,
+      perils: request.perils,
+    });
+    const policyId = uuidv7();
+    const issued = await handleCommand(
+      deps.eventStore,
+      policyStream(policyId),
+      policyAggregate,
+      (state) =>
+        issuePolicy(
+          {
+            actor: context.actor,
+            policyId,
+            environment: deps.environment,
+            request,
+            farm,
+            history,
+            settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
+            now: context.now,
+          },
+          state,
+        ),
+      context,
+    );
+    // A second append on another stream, not one transaction: the policy is the source of truth and
+    // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
+    // next policy issued on the farm makes the link.
+    const linked = await handleCommand(
+      deps.eventStore,
+      farmStream(request.farm_id),
+      farmAggregate,
+      (state) => linkFarmToOrganization({ organizationId, now: context.now }, state),
+      context,
+    );
+    await awaitReadModels(deps.readYourWrites, res, linked.appended?.position ?? issued.appended?.position);
+    res
+      .status(201)
+      .location(`/insurance/policies/${policyId}`)
+      .json(policyView(visiblePolicy(issued.state, context.actor)));
+  };
