@@ -1,4 +1,4 @@
-import { createCommandRouter, refusalToProblem } from '@cropcover/command-api';
+import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem, startPolicyMonitor } from '@cropcover/command-api';
 import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
@@ -60,22 +60,38 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
     metrics,
     readiness: [databaseReadinessCheck(pool)],
     openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+    largerBodyLimits: COMMAND_BODY_LIMITS,
   });
-  app.use(createQueryRouter({ db, consistency, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs }));
+  app.use(
+    createQueryRouter({
+      db,
+      consistency,
+      readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+      eventStore,
+      clock: systemClock,
+    }),
+  );
   app.use(
     createCommandRouter({
       eventStore,
       clock: systemClock,
       readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
+      db,
+      environment: config.appEnv,
     }),
   );
   app.use(refusalToProblem);
   finalizeHttpApp(app);
 
   const http = await serveHttp(app, config.port);
+  const monitor = config.monitorEnabled
+    ? startPolicyMonitor({ deps: { eventStore, db }, clock: systemClock, logger, metricsRegistry: metrics.registry })
+    : undefined;
   return {
     port: http.port,
     stop: async () => {
+      // The monitor first: the policy in hand still needs the database and the event store.
+      await monitor?.stop();
       await http.close();
       await projector.stop();
       await consistency.close();

@@ -1,0 +1,760 @@
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, type ApiResponse, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { type RunningService, startService } from '../support/service-process';
+
+// The insurance commands (quote, issue, evaluate, lapse, settle) over real HTTP against the all-in-one
+// service on real PostgreSQL. The service runs on the real clock, so every date is relative to today.
+
+const QUOTE_KEYS = [
+  'breakdown',
+  'currency',
+  'farm_id',
+  'field_id',
+  'perils',
+  'platform_version',
+  'premium',
+  'rate',
+  'sum_insured',
+  'term_end',
+  'term_start',
+];
+const POLICY_KEYS = [
+  'crop_type',
+  'currency',
+  'environment',
+  'farm_id',
+  'farm_name',
+  'field_area_ha',
+  'field_id',
+  'field_location',
+  'field_name',
+  'issued_at',
+  'next_monitoring_date',
+  'organization_id',
+  'perils',
+  'platform_version',
+  'policy_id',
+  'premium',
+  'status',
+  'sum_insured',
+  'term_end',
+  'term_start',
+  'triggers',
+];
+const EVALUATION_KEYS = [
+  'as_of',
+  'currency',
+  'events',
+  'is_backtest',
+  'payout_count',
+  'policy_id',
+  'policy_status',
+  'skipped_perils',
+  'total_payout',
+  'triggers_evaluated',
+  'triggers_total',
+];
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+let database: TestDatabase;
+let service: RunningService;
+let api: ApiClient;
+let client: pg.Client;
+let sequence = 0;
+
+const insurer: Caller = { sub: 'underwriter-a', org: 'org-a', roles: ['insurer'] };
+const otherInsurer: Caller = { sub: 'underwriter-b', org: 'org-b', roles: ['insurer'] };
+const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
+const farmer = (): Caller => ({ sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' });
+
+const expectProblem = (response: ApiResponse, status: number, code: string) => {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(response.body).toMatchObject({ status, code, request_id: expect.any(String) });
+};
+
+const eventCount = async (): Promise<number> =>
+  Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);
+
+const streamEvents = async (stream: string): Promise<{ type: string; data: any }[]> =>
+  (
+    await client.query<{ event_type: string; data: unknown }>(
+      'select event_type, data from events where stream_id = $1 order by stream_revision',
+      [stream],
+    )
+  ).rows.map((row) => ({ type: row.event_type, data: row.data }));
+
+/** Daily readings of one index from `start`, pushed as a data provider does; a date already read is
+ *  corrected in place. */
+const recordReadings = async (
+  field: { farm_id: string; field_id: string },
+  index: string,
+  start: string,
+  values: readonly number[],
+): Promise<void> => {
+  const response = await api.post('/insurance/index-readings', dataProvider, {
+    readings: values.map((value, offset) => ({
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      index,
+      date: addDays(start, offset),
+      value,
+    })),
+  });
+  expect(response.status).toBe(200);
+};
+
+/** A farmer's farm with one registered field. */
+const farmWithField = async (farmBody: Record<string, unknown> = { name: 'Shamba' }) => {
+  const owner = farmer();
+  const farm = await api.post('/farms/create', owner, farmBody);
+  expect(farm.status).toBe(201);
+  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+    field_id: `plot-${++sequence}`,
+    name: 'North plot',
+    area_ha: 2.5,
+    location: { lat: -1.29, lon: 36.82 },
+    crop_type: 'maize',
+  });
+  expect(field.status).toBe(201);
+  return { owner, farm_id: farm.body.farm_id as string, field_id: field.body.field_id as string };
+};
+
+const issue = async (
+  field: { farm_id: string; field_id: string },
+  overrides: Record<string, unknown> = {},
+  caller: Caller = insurer,
+) => {
+  const response = await api.post('/insurance/policies', caller, {
+    farm_id: field.farm_id,
+    field_id: field.field_id,
+    perils: ['flood', 'storm'],
+    sum_insured: 10000,
+    currency: 'USD',
+    term_start: addDays(today(), -5),
+    term_end: addDays(today(), 90),
+    ...overrides,
+  });
+  expect(response.status).toBe(201);
+  return response.body;
+};
+
+const evaluate = (policyId: string, body: unknown = {}, caller: Caller = insurer) =>
+  api.post(`/insurance/policies/${policyId}/evaluate`, caller, body);
+
+/** A policy on flood and storm whose flood trigger is breached: 5-day rainfall 180 mm → severity 0.2. */
+const breachedPolicy = async () => {
+  const field = await farmWithField();
+  const policy = await issue(field);
+  await recordReadings(field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20]);
+  return { field, policy };
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2e_insurance_commands');
+  // The monitor would evaluate policies on its own and race the assertions on what evaluations paid.
+  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
+  api = apiClient(service.baseUrl);
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await client?.end();
+  await service?.stop();
+  await database?.drop();
+});
+
+describe('POST /insurance/quote (endpoint 1)', () => {
+  it('prices at the base rates, with the seed shape field by field', async () => {
+    const field = await farmWithField();
+    const response = await api.post('/insurance/quote', insurer, {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['drought', 'flood', 'storm'],
+      sum_insured: 10000,
+    });
+    expect(response.status).toBe(200);
+    const quote = response.body;
+    expect(Object.keys(quote).sort()).toEqual(QUOTE_KEYS);
+    expect(quote).toEqual({
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['drought', 'flood', 'storm'],
+      sum_insured: 10000,
+      currency: 'USD',
+      rate: 0.1,
+      premium: 1000,
+      breakdown: {
+        drought: { rate: 0.05, premium: 500, method: 'base_rate', seasons_used: 0 },
+        flood: { rate: 0.03, premium: 300, method: 'base_rate', seasons_used: 0 },
+        storm: { rate: 0.02, premium: 200, method: 'base_rate', seasons_used: 0 },
+      },
+      term_start: today(),
+      term_end: expect.stringMatching(DATE),
+      platform_version: expect.any(String),
+    });
+    // One year from today, both ends included.
+    const nextYear = `${Number(today().slice(0, 4)) + 1}${today().slice(4)}`;
+    expect(quote.term_end).toBe(addDays(nextYear.endsWith('02-29') ? addDays(nextYear, -1) : nextYear, -1));
+  });
+
+  it('splits an odd premium so the per-peril premiums add up to it exactly, in the farm currency', async () => {
+    const field = await farmWithField({ name: 'Irrigated', has_irrigation: true, currency: 'KES' });
+    const response = await api.post('/insurance/quote', insurer, {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['drought', 'flood', 'vegetation_stress'],
+      sum_insured: 333.33,
+    });
+    expect(response.status).toBe(200);
+    const quote = response.body;
+    expect(quote.currency).toBe('KES');
+    // Irrigation: drought 0.05 × 0.6 = 0.03; total 0.03 + 0.03 + 0.04 = 0.10 → 33.333 → 33.33.
+    expect(quote.breakdown.drought.rate).toBe(0.03);
+    expect(quote.rate).toBe(0.1);
+    expect(quote.premium).toBe(33.33);
+    const parts = Object.values(quote.breakdown as Record<string, { premium: number }>);
+    expect(parts).toHaveLength(3);
+    expect(parts.reduce((sum, part) => sum + Math.round(part.premium * 100), 0)).toBe(3333);
+  });
+
+  it('prices exactly like the policy issued with the same inputs', async () => {
+    const field = await farmWithField();
+    const inputs = {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['drought', 'storm'],
+      sum_insured: 1234.56,
+      currency: 'USD',
+      term_start: today(),
+      term_end: addDays(today(), 120),
+    };
+    const quote = await api.post('/insurance/quote', insurer, inputs);
+    expect(quote.status).toBe(200);
+    const policy = await api.post('/insurance/policies', insurer, inputs);
+    expect(policy.status).toBe(201);
+    expect(policy.body.premium).toBe(quote.body.premium);
+    expect(quote.body).toMatchObject({ term_start: inputs.term_start, term_end: inputs.term_end });
+  });
+
+  it('refuses a caller without the insurer role or without an organization (403), recording nothing', async () => {
+    const field = await farmWithField();
+    const body = { farm_id: field.farm_id, field_id: field.field_id, perils: ['flood'], sum_insured: 100 };
+    const before = await eventCount();
+    expectProblem(
+      await api.post('/insurance/quote', { sub: 'reader', org: 'org-a', roles: [] }, body),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await api.post('/insurance/quote', { sub: 'orphan', roles: ['insurer'] }, body),
+      403,
+      'organization_required',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('answers 404 for an unknown farm and 422 farm_inactive for a deleted one', async () => {
+    const body = { field_id: 'plot', perils: ['flood'], sum_insured: 100 };
+    expectProblem(
+      await api.post('/insurance/quote', insurer, { ...body, farm_id: '0190f1e2-0000-7000-8000-000000000000' }),
+      404,
+      'not_found',
+    );
+    const field = await farmWithField();
+    expect((await api.delete(`/farms/${field.farm_id}`, field.owner)).status).toBe(204);
+    expectProblem(
+      await api.post('/insurance/quote', insurer, { ...body, farm_id: field.farm_id }),
+      422,
+      'farm_inactive',
+    );
+  });
+
+  it('answers 400 for bad input', async () => {
+    const field = await farmWithField();
+    const response = await api.post('/insurance/quote', insurer, {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['hail'],
+      sum_insured: -1,
+    });
+    expectProblem(response, 400, 'validation_failed');
+    expect(response.body.errors.map((error: { path: string }) => error.path).sort()).toEqual([
+      'perils.0',
+      'sum_insured',
+    ]);
+  });
+});
+
+describe('POST /insurance/policies (endpoint 3)', () => {
+  it('issues the policy with the seed shape, links the organization to the farm, and is readable at once', async () => {
+    const field = await farmWithField({ name: 'Mto Farm' });
+    const termStart = addDays(today(), 1);
+    const termEnd = addDays(today(), 100);
+    const response = await api.post('/insurance/policies', insurer, {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['drought', 'flood'],
+      sum_insured: 5000,
+      currency: 'USD',
+      term_start: termStart,
+      term_end: termEnd,
+    });
+    expect(response.status).toBe(201);
+    const policy = response.body;
+    expect(Object.keys(policy).sort()).toEqual(POLICY_KEYS);
+    expect(policy).toEqual({
+      policy_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      organization_id: 'org-a',
+      environment: 'sandbox',
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      farm_name: 'Mto Farm',
+      field_name: 'North plot',
+      field_area_ha: 2.5,
+      field_location: '-1.29,36.82',
+      crop_type: 'maize',
+      sum_insured: 5000,
+      currency: 'USD',
+      premium: 400,
+      perils: ['drought', 'flood'],
+      triggers: [
+        {
+          peril: 'drought',
+          trigger_index: 'cumulative_rainfall_mm',
+          current_index_reading: null,
+          trigger_threshold: 200,
+          comparison: 'lte',
+          data_available: false,
+        },
+        {
+          peril: 'flood',
+          trigger_index: 'max_5day_rainfall_mm',
+          current_index_reading: null,
+          trigger_threshold: 150,
+          comparison: 'gte',
+          data_available: false,
+        },
+      ],
+      status: 'active',
+      issued_at: expect.stringMatching(ISO_TIMESTAMP),
+      term_start: termStart,
+      term_end: termEnd,
+      platform_version: expect.any(String),
+      next_monitoring_date: termStart,
+    });
+    expect(response.headers.get('location')).toBe(`/insurance/policies/${policy.policy_id}`);
+    expect(response.headers.get('consistency-token')).toMatch(/^\d+\.\d+$/);
+
+    const issued = await streamEvents(`policy-${policy.policy_id}`);
+    expect(issued.map((event) => event.type)).toEqual(['PolicyIssued']);
+    expect(issued[0]!.data).toMatchObject({
+      sum_insured_minor: 500000,
+      premium_minor: 40000,
+      settlement_period_days: 30,
+    });
+
+    // The insurer's organization may now read the farm: the link was made and the read model has it.
+    const farm = await api.get(`/farms/${field.farm_id}`, insurer);
+    expect(farm.status).toBe(200);
+    expect(farm.body.organizations).toEqual([
+      { organization_id: 'org-a', relationship: 'insurer', linked_at: policy.issued_at },
+    ]);
+  });
+
+  it('links the organization once however many policies it issues on the farm', async () => {
+    const field = await farmWithField();
+    await issue(field);
+    await issue(field);
+    const links = (await streamEvents(`farm-${field.farm_id}`)).filter(
+      (event) => event.type === 'FarmLinkedToOrganization',
+    );
+    expect(links).toHaveLength(1);
+  });
+
+  describe('refuses a term it may not cover with 422, recording nothing', () => {
+    const cases: [string, number, number, string][] = [
+      ['term_end on term_start', 10, 10, 'invalid_term'],
+      ['term_end before term_start', 10, 5, 'invalid_term'],
+      ['a term of 367 days', 1, 367, 'invalid_term'],
+      ['retroactive cover', -30, 60, 'retroactive_cover'],
+    ];
+    it.each(cases)('%s', async (_label, startOffset, endOffset, code) => {
+      const field = await farmWithField();
+      const before = await eventCount();
+      const response = await api.post('/insurance/policies', insurer, {
+        farm_id: field.farm_id,
+        field_id: field.field_id,
+        perils: ['flood'],
+        sum_insured: 1000,
+        term_start: addDays(today(), startOffset),
+        term_end: addDays(today(), endOffset),
+      });
+      expectProblem(response, 422, code);
+      expect(await eventCount()).toBe(before);
+    });
+  });
+
+  it('accepts a term of exactly 366 days', async () => {
+    const field = await farmWithField();
+    await issue(field, { term_start: today(), term_end: addDays(today(), 365) });
+  });
+
+  describe('refuses bad input with 400 on the field, recording nothing', () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['an unknown peril', { perils: ['hail'] }, 'perils.0'],
+      ['duplicate perils', { perils: ['flood', 'flood'] }, 'perils'],
+      ['no perils', { perils: [] }, 'perils'],
+      ['an unknown field', { acres: 10 }, 'acres'],
+      ['a currency that is not ISO 4217', { currency: 'XYZ' }, 'currency'],
+      ['a zero sum insured', { sum_insured: 0 }, 'sum_insured'],
+      ['a negative sum insured', { sum_insured: -100 }, 'sum_insured'],
+      ['cents on a currency without them', { currency: 'JPY', sum_insured: 1000.5 }, 'sum_insured'],
+      ['an invalid date', { term_end: '2026-02-30' }, 'term_end'],
+      ['a missing farm_id', { farm_id: undefined }, 'farm_id'],
+    ];
+    it.each(cases)('%s', async (_label, override, path) => {
+      const field = await farmWithField();
+      const before = await eventCount();
+      const response = await api.post('/insurance/policies', insurer, {
+        farm_id: field.farm_id,
+        field_id: field.field_id,
+        perils: ['flood'],
+        sum_insured: 1000,
+        term_start: today(),
+        term_end: addDays(today(), 30),
+        ...override,
+      });
+      expectProblem(response, 400, 'validation_failed');
+      expect(response.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+      expect(await eventCount()).toBe(before);
+    });
+  });
+
+  it('refuses a caller without the insurer role (403) and an unknown or inactive farm, recording nothing', async () => {
+    const field = await farmWithField();
+    const body = {
+      farm_id: field.farm_id,
+      field_id: field.field_id,
+      perils: ['flood'],
+      sum_insured: 1000,
+      term_start: today(),
+      term_end: addDays(today(), 30),
+    };
+    const before = await eventCount();
+    expectProblem(await api.post('/insurance/policies', field.owner, body), 403, 'forbidden');
+    expectProblem(
+      await api.post('/insurance/policies', { sub: 'orphan', roles: ['insurer'] }, body),
+      403,
+      'organization_required',
+    );
+    expectProblem(
+      await api.post('/insurance/policies', insurer, { ...body, farm_id: '0190f1e2-0000-7000-8000-000000000001' }),
+      404,
+      'not_found',
+    );
+    expect(await eventCount()).toBe(before);
+    expect((await api.delete(`/farms/${field.farm_id}`, field.owner)).status).toBe(204);
+    const afterDelete = await eventCount();
+    expectProblem(await api.post('/insurance/policies', insurer, body), 422, 'farm_inactive');
+    expect(await eventCount()).toBe(afterDelete);
+  });
+});
+
+describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
+  it('pays a flood breach severity × sum insured, a deeper breach only the difference, an unchanged one nothing', async () => {
+    const { field, policy } = await breachedPolicy();
+    const first = await evaluate(policy.policy_id);
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(EVALUATION_KEYS);
+    expect(first.body).toEqual({
+      policy_id: policy.policy_id,
+      as_of: today(),
+      events: [
+        {
+          peril: 'flood',
+          index: 'max_5day_rainfall_mm',
+          observed_value: 180,
+          threshold: 150,
+          breached: true,
+          severity: 0.2,
+        },
+      ],
+      total_payout: 2000,
+      currency: 'USD',
+      is_backtest: false,
+      payout_count: 1,
+      policy_status: 'claimed',
+      triggers_evaluated: 1,
+      triggers_total: 2,
+      skipped_perils: ['storm'],
+    });
+    expect(first.body.triggers_evaluated + first.body.skipped_perils.length).toBe(first.body.triggers_total);
+    expect(first.headers.get('consistency-token')).toMatch(/^\d+\.\d+$/);
+
+    // A correction makes the 5-day sum 225 mm: severity 0.5, so 5000 in all, 3000 more.
+    await recordReadings(field, 'rainfall_mm', addDays(policy.term_start, 4), [65]);
+    const deeper = await evaluate(policy.policy_id);
+    expect(deeper.status).toBe(200);
+    expect(deeper.body).toMatchObject({ total_payout: 3000, payout_count: 1, policy_status: 'claimed' });
+    expect(deeper.body.events).toEqual([expect.objectContaining({ observed_value: 225, severity: 0.5 })]);
+
+    const unchanged = await evaluate(policy.policy_id);
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body).toMatchObject({ total_payout: 0, payout_count: 0, triggers_evaluated: 1 });
+    expect(unchanged.body.events).toEqual([expect.objectContaining({ breached: true, severity: 0.5 })]);
+
+    const payouts = (await streamEvents(`policy-${policy.policy_id}`)).filter(
+      (event) => event.type === 'PayoutApproved',
+    );
+    expect(payouts.map((event) => event.data.amount_minor)).toEqual([200000, 300000]);
+  });
+
+  it('records an evaluation without data as skipped, never as not breached', async () => {
+    const field = await farmWithField();
+    const policy = await issue(field);
+    const response = await evaluate(policy.policy_id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      events: [],
+      total_payout: 0,
+      payout_count: 0,
+      triggers_evaluated: 0,
+      triggers_total: 2,
+      skipped_perils: ['flood', 'storm'],
+      policy_status: 'active',
+    });
+    const types = (await streamEvents(`policy-${policy.policy_id}`)).map((event) => event.type);
+    expect(types).toEqual(['PolicyIssued', 'TriggerEvaluationSkipped']);
+  });
+
+  it('evaluates live when as_of is today, with an empty body or none at all', async () => {
+    const { policy } = await breachedPolicy();
+    const live = await evaluate(policy.policy_id, { as_of: today() });
+    expect(live.status).toBe(200);
+    expect(live.body).toMatchObject({ is_backtest: false, total_payout: 2000 });
+    const noBody = await api.request('POST', `/insurance/policies/${policy.policy_id}/evaluate`, { caller: insurer });
+    expect(noBody.status).toBe(200);
+    expect(noBody.body).toMatchObject({ is_backtest: false, total_payout: 0, payout_count: 0 });
+  });
+
+  it('backtests a past date without touching the stream', async () => {
+    const { policy } = await breachedPolicy();
+    const before = await streamEvents(`policy-${policy.policy_id}`);
+    const response = await evaluate(policy.policy_id, { as_of: addDays(today(), -1) });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      policy_id: policy.policy_id,
+      as_of: addDays(today(), -1),
+      events: [
+        {
+          peril: 'flood',
+          index: 'max_5day_rainfall_mm',
+          observed_value: 180,
+          threshold: 150,
+          breached: true,
+          severity: 0.2,
+        },
+      ],
+      total_payout: 2000,
+      currency: 'USD',
+      is_backtest: true,
+      policy_status: 'active',
+      triggers_evaluated: 1,
+      triggers_total: 2,
+      skipped_perils: ['storm'],
+    });
+    expect(response.headers.get('consistency-token')).toBeNull();
+    expect(await streamEvents(`policy-${policy.policy_id}`)).toEqual(before);
+  });
+
+  it('refuses as_of in the future (422), a bad as_of or an unknown field (400), recording nothing', async () => {
+    const { policy } = await breachedPolicy();
+    const before = await eventCount();
+    expectProblem(await evaluate(policy.policy_id, { as_of: addDays(today(), 1) }), 422, 'as_of_in_future');
+    expectProblem(await evaluate(policy.policy_id, { as_of: 'yesterday' }), 400, 'validation_failed');
+    expectProblem(await evaluate(policy.policy_id, { as_of: today(), force: true }), 400, 'validation_failed');
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('refuses to evaluate a lapsed policy live (422) but still backtests it', async () => {
+    const { policy } = await breachedPolicy();
+    expect(
+      (await api.post(`/insurance/policies/${policy.policy_id}/lapse`, insurer, { reason: 'unpaid' })).status,
+    ).toBe(200);
+    const before = await eventCount();
+    expectProblem(await evaluate(policy.policy_id), 422, 'policy_not_evaluable');
+    expect(await eventCount()).toBe(before);
+    const backtest = await evaluate(policy.policy_id, { as_of: addDays(today(), -1) });
+    expect(backtest.status).toBe(200);
+    expect(backtest.body).toMatchObject({ is_backtest: true, policy_status: 'lapsed' });
+  });
+
+  it('answers 404 for an unknown policy and 403 without the insurer role', async () => {
+    const { policy } = await breachedPolicy();
+    expectProblem(await evaluate('0190f1e2-0000-7000-8000-000000000002'), 404, 'not_found');
+    expectProblem(
+      await evaluate(policy.policy_id, {}, { sub: 'provider', org: 'org-a', roles: ['data_provider'] }),
+      403,
+      'forbidden',
+    );
+  });
+
+  it('pays once when 20 evaluations of a breached policy race', async () => {
+    const { policy } = await breachedPolicy();
+    // One signed token and connections opened beforehand, so the 20 requests reach the server together.
+    const token = await tokenFor(insurer);
+    const path = `/insurance/policies/${policy.policy_id}/evaluate`;
+    const burst = (body: unknown) =>
+      Promise.all(Array.from({ length: 20 }, () => api.request('POST', path, { token, body })));
+    for (const warmUp of await burst({ as_of: addDays(today(), 1) })) expect(warmUp.status).toBe(422);
+    const responses = await burst({});
+    // Every request either evaluated or, after losing the race every time it retried, was told to retry.
+    for (const response of responses) expect([200, 409]).toContain(response.status);
+    const succeeded = responses.filter((response) => response.status === 200);
+    expect(succeeded.length).toBeGreaterThan(0);
+    expect(succeeded.reduce((sum, response) => sum + response.body.total_payout, 0)).toBe(2000);
+    const events = await streamEvents(`policy-${policy.policy_id}`);
+    const payouts = events.filter((event) => event.type === 'PayoutApproved');
+    expect(payouts).toHaveLength(1);
+    expect(payouts[0]!.data.amount_minor).toBe(200000);
+    expect(events.filter((event) => event.type === 'TriggerEvaluated')).toHaveLength(succeeded.length);
+  });
+});
+
+describe('POST /insurance/policies/{policy_id}/lapse', () => {
+  it('lapses an active policy without payouts: status lapsed, no more monitoring', async () => {
+    const policy = await issue(await farmWithField());
+    const response = await api.post(`/insurance/policies/${policy.policy_id}/lapse`, insurer, {
+      reason: 'premium not paid',
+    });
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(POLICY_KEYS.filter((key) => key !== 'next_monitoring_date'));
+    expect(response.body).toMatchObject({ policy_id: policy.policy_id, status: 'lapsed' });
+    const events = await streamEvents(`policy-${policy.policy_id}`);
+    expect(events.at(-1)).toMatchObject({ type: 'PolicyLapsed', data: { reason: 'premium not paid' } });
+  });
+
+  it('refuses a claimed or lapsed policy (422), a missing reason (400), recording nothing', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).body.policy_status).toBe('claimed');
+    const lapsed = await issue(await farmWithField());
+    expect((await api.post(`/insurance/policies/${lapsed.policy_id}/lapse`, insurer, { reason: 'x' })).status).toBe(
+      200,
+    );
+    const before = await eventCount();
+    expectProblem(
+      await api.post(`/insurance/policies/${policy.policy_id}/lapse`, insurer, { reason: 'unpaid' }),
+      422,
+      'policy_not_lapsable',
+    );
+    expectProblem(
+      await api.post(`/insurance/policies/${lapsed.policy_id}/lapse`, insurer, { reason: 'again' }),
+      422,
+      'policy_not_lapsable',
+    );
+    expectProblem(
+      await api.post(`/insurance/policies/${lapsed.policy_id}/lapse`, insurer, {}),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await api.post(`/insurance/policies/${lapsed.policy_id}/lapse`, insurer, { reason: '   ' }),
+      400,
+      'validation_failed',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('POST /insurance/payouts/{payout_id}/settle', () => {
+  const payoutOf = async (policyId: string): Promise<string> => {
+    const approved = (await streamEvents(`policy-${policyId}`)).find((event) => event.type === 'PayoutApproved');
+    return approved!.data.payout_id;
+  };
+
+  it('settles an approved payout once; settling again answers the same and records nothing', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).status).toBe(200);
+    const payoutId = await payoutOf(policy.policy_id);
+    const response = await api.post(`/insurance/payouts/${payoutId}/settle`, insurer, undefined);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      payout_id: payoutId,
+      amount: 2000,
+      currency: 'USD',
+      status: 'settled',
+      settled_at: expect.stringMatching(ISO_TIMESTAMP),
+    });
+    const before = await eventCount();
+    const again = await api.post(`/insurance/payouts/${payoutId}/settle`, insurer, undefined);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(response.body);
+    expect(await eventCount()).toBe(before);
+    const settled = (await streamEvents(`policy-${policy.policy_id}`)).filter(
+      (event) => event.type === 'PayoutSettled',
+    );
+    expect(settled).toHaveLength(1);
+  });
+
+  it('lets an admin settle any organization’s payout', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).status).toBe(200);
+    const payoutId = await payoutOf(policy.policy_id);
+    const response = await api.post(
+      `/insurance/payouts/${payoutId}/settle`,
+      { sub: 'ops', org: 'org-ops', roles: ['admin'] },
+      undefined,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('settled');
+  });
+
+  it('answers 404 for an unknown payout and 403 without the insurer role, recording nothing', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).status).toBe(200);
+    const payoutId = await payoutOf(policy.policy_id);
+    const before = await eventCount();
+    expectProblem(await api.post('/insurance/payouts/no-such-payout/settle', insurer, undefined), 404, 'not_found');
+    expectProblem(
+      await api.post(
+        `/insurance/payouts/${payoutId}/settle`,
+        { sub: 'auditor', org: 'org-a', roles: ['auditor'] },
+        undefined,
+      ),
+      403,
+      'forbidden',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('another organization', () => {
+  it('gets 404 for the policy and its payouts everywhere, and changes nothing', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).status).toBe(200);
+    const payout = (await streamEvents(`policy-${policy.policy_id}`)).find((event) => event.type === 'PayoutApproved');
+    const before = await eventCount();
+    expectProblem(await evaluate(policy.policy_id, {}, otherInsurer), 404, 'not_found');
+    expectProblem(await evaluate(policy.policy_id, { as_of: addDays(today(), -1) }, otherInsurer), 404, 'not_found');
+    expectProblem(
+      await api.post(`/insurance/policies/${policy.policy_id}/lapse`, otherInsurer, { reason: 'unpaid' }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await api.post(`/insurance/payouts/${payout!.data.payout_id}/settle`, otherInsurer, undefined),
+      404,
+      'not_found',
+    );
+    expect(await eventCount()).toBe(before);
+  });
+});
