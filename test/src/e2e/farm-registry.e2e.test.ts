@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService, TEST_JWT_SECRET } from '../support/service-process';
 
 const FARM_KEYS = [
@@ -56,13 +57,6 @@ const newCaller = (extra: Partial<Caller> = {}): Caller => ({
   ...extra,
 });
 const admin: Caller = { sub: 'admin-1', roles: ['admin'] };
-
-const expectProblem = (response: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, code, request_id: expect.any(String), title: expect.any(String) });
-  expect(response.body.type).toEqual(expect.any(String));
-};
 
 const createFarm = async (caller: Caller, body: Record<string, unknown> = { name: 'Shamba' }) => {
   const response = await api.post('/farms/create', caller, body);

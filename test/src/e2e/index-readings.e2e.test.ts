@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -18,14 +19,6 @@ let fieldCount = 0;
 const newField = () => ({ farm_id: 'farm-e2e', field_id: `field-${++fieldCount}` });
 
 const utcDate = (offsetDays = 0): string => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-
-const expectProblem = (response: ApiResponse, status: number, code: string) => {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, code, request_id: expect.any(String) });
-};
-const errorPaths = (response: ApiResponse): string[] =>
-  (response.body.errors as { path: string }[]).map((error) => error.path);
 
 const readingsOf = (field: { farm_id: string; field_id: string }, query = '', caller: Caller = provider) =>
   api.get(`${PATH}?farm_id=${field.farm_id}&field_id=${field.field_id}${query}`, caller);

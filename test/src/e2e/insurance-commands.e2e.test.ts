@@ -1,7 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type ApiResponse, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
 
 // The insurance commands (quote, issue, evaluate, lapse, settle) over real HTTP against the all-in-one
@@ -73,12 +74,6 @@ const insurer: Caller = { sub: 'underwriter-a', org: 'org-a', roles: ['insurer']
 const otherInsurer: Caller = { sub: 'underwriter-b', org: 'org-b', roles: ['insurer'] };
 const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
 const farmer = (): Caller => ({ sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' });
-
-const expectProblem = (response: ApiResponse, status: number, code: string) => {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, code, request_id: expect.any(String) });
-};
 
 const eventCount = async (): Promise<number> =>
   Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);

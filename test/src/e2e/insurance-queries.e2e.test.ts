@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
 
 // The insurance reads (policy list, policy, evaluation history, audit stream and the audit CLI) over
@@ -95,14 +96,6 @@ const farmer = (): Caller => ({
   givenName: 'Amina',
   familyName: 'Otieno',
 });
-
-const expectProblem = (response: ApiResponse, status: number, code: string) => {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, code, request_id: expect.any(String) });
-};
-const errorPaths = (response: ApiResponse): string[] =>
-  (response.body.errors as { path: string }[]).map((error) => error.path);
 
 const eventCount = async (): Promise<number> =>
   Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);
