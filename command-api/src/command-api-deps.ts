@@ -13,4 +13,6 @@ export interface CommandApiDeps {
   readonly db: Kysely<ReadModels>;
   /** The server's APP_ENV, recorded on every policy it issues. */
   readonly environment: PolicyEnvironment;
+  /** WEBHOOK_ALLOW_INSECURE: webhook URLs may be http and private hosts (local development, tests). */
+  readonly webhookAllowInsecure: boolean;
 }

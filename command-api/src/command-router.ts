@@ -13,6 +13,8 @@ import { evaluatePolicyRoute } from './insurance/policies/evaluate/route';
 import { issuePolicyRoute } from './insurance/policies/issue/route';
 import { lapsePolicyRoute } from './insurance/policies/lapse/route';
 import { quoteRoute } from './insurance/quote/route';
+import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/deactivate/route';
+import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/route';
 
 /** Every write of the service; each path's code lives in the folder of the same name. */
 export const createCommandRouter = (deps: CommandApiDeps): Router => {
@@ -30,5 +32,7 @@ export const createCommandRouter = (deps: CommandApiDeps): Router => {
   router.post('/insurance/policies/:policy_id/lapse', lapsePolicyRoute(deps));
   router.post('/insurance/payouts/:payout_id/settle', settlePayoutRoute(deps));
   router.post('/insurance/index-readings', recordIndexReadingsRoute(deps));
+  router.post('/insurance/webhooks/trigger-events', createWebhookSubscriptionRoute(deps));
+  router.delete('/insurance/webhooks/:webhook_id', deactivateWebhookSubscriptionRoute(deps));
   return router;
 };

@@ -7,5 +7,10 @@ export {
   type PolicyMonitorOptions,
   startPolicyMonitor,
 } from './insurance/monitor/policy-monitor';
+export {
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './insurance/webhook-dispatcher/webhook-dispatcher';
 export type { ReadModelConsistency, ReadYourWrites } from './read-your-writes';
 export { refusalToProblem } from './refusal-to-problem';

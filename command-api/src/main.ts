@@ -60,6 +60,7 @@ app.use(
     readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
     db,
     environment: config.appEnv,
+    webhookAllowInsecure: config.webhookAllowInsecure,
   }),
 );
 app.use(refusalToProblem);

@@ -1,6 +1,8 @@
 export * from './common';
 export * from './currency';
 export * from './insurance';
+export * from './integration';
 export * from './openapi';
 export * from './registry';
+export * from './webhooks';
 export { z } from './zod';

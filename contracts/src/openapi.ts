@@ -36,6 +36,16 @@ import {
   FieldList,
   FieldRegisterRequest,
 } from './registry';
+import {
+  CreatedWebhookSubscription,
+  TriggerBreachedDelivery,
+  WebhookCreateRequest,
+  WebhookDeliveriesQuery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookListQuery,
+  WebhookPathParams,
+} from './webhooks';
 import { z } from './zod';
 
 // The OpenAPI document is generated from the same zod schemas that validate requests, so the docs
@@ -282,11 +292,61 @@ const registerInsuranceRoutes = (registry: OpenAPIRegistry): void => {
   });
 };
 
+const registerWebhookRoutes = (registry: OpenAPIRegistry): void => {
+  const webhooks = ['Webhooks'];
+  const insurerOnly = problem('Not an insurer, or no org_id in the token');
+  const unknownWebhook = problem('No such webhook subscription in your organization');
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/webhooks/trigger-events',
+    tags: webhooks,
+    summary: 'Subscribe a receiver to trigger.breached (endpoint 6); the signing secret is shown only here',
+    description:
+      'Deliveries are POSTed as Standard Webhooks: headers webhook-id (the event id, stable across retries), ' +
+      'webhook-timestamp (unix seconds) and webhook-signature (`v1,` + base64 HMAC-SHA256 over ' +
+      '`{id}.{timestamp}.{body}` with the secret). 2xx is delivered; anything else is retried after 5 s, 5 min, ' +
+      '30 min, 2 h, 5 h, 10 h and 10 h; 410 deactivates the subscription. Redirects are not followed.',
+    request: body(WebhookCreateRequest),
+    responses: { 201: json(CreatedWebhookSubscription, 'Subscribed'), 403: insurerOnly, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/webhooks',
+    tags: webhooks,
+    summary: "The organization's webhook subscriptions, newest first (never the secret)",
+    request: { query: WebhookListQuery },
+    responses: { 200: json(WebhookList, 'A page of subscriptions'), 403: insurerOnly, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/insurance/webhooks/{webhook_id}',
+    tags: webhooks,
+    summary: 'Deactivate a subscription; pending deliveries are abandoned',
+    request: { params: WebhookPathParams },
+    responses: { 204: { description: 'Deactivated' }, 403: insurerOnly, 404: unknownWebhook, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/webhooks/{webhook_id}/deliveries',
+    tags: webhooks,
+    summary: 'Deliveries to a subscription, newest first, with every attempt',
+    request: { params: WebhookPathParams, query: WebhookDeliveriesQuery },
+    responses: {
+      200: json(WebhookDeliveryList, 'A page of deliveries'),
+      403: insurerOnly,
+      404: unknownWebhook,
+      ...commonErrors,
+    },
+  });
+  registry.register('TriggerBreachedDelivery', TriggerBreachedDelivery);
+};
+
 export const buildOpenApiDocument = (version: string): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   registerRegistryRoutes(registry);
   registerInsuranceRoutes(registry);
+  registerWebhookRoutes(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -5,3 +5,4 @@ export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
 export * from './registry';
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix } from './shareable-id';
+export * from './webhooks';

@@ -16,7 +16,10 @@ export interface LagMetricsOptions {
 /** Events between the checkpoint and the head. On PostgreSQL the prepare position is the global position,
  *  so this counts appended events (rolled-back appends leave gaps, making it an upper bound); a head that
  *  is ahead in commit order but not in prepare order still counts as behind by at least one. */
-const eventsBehind = (head: GlobalPosition | AllStreamStart, checkpoint: GlobalPosition | AllStreamStart): number => {
+export const eventsBehind = (
+  head: GlobalPosition | AllStreamStart,
+  checkpoint: GlobalPosition | AllStreamStart,
+): number => {
   if (head === 'start' || isAtOrAfter(checkpoint, head)) return 0;
   const gap = head.prepare - (checkpoint === 'start' ? 0n : checkpoint.prepare);
   return gap > 0n ? Number(gap) : 1;

@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, loadConfigOrExit, stopOnSignals } from '@cropcover/runtime';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { startConfiguredIntegrationPublisher } from './integration-publisher/configured-publisher';
 import { startOpsServer } from './ops-server';
 import { startProjector } from './projector';
 import { connectProjector } from './projector-connections';
@@ -21,11 +22,13 @@ const connections = await connectProjector(config.databaseUrl, config.eventStore
 const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 const projector = await startProjector({ ...connections, projections: readModelProjections, logger, metricsRegistry });
+const publisher = await startConfiguredIntegrationPublisher(config, { ...connections, logger, metricsRegistry });
 const opsServer = await startOpsServer(metricsRegistry, config.port);
 logger.info({ port: opsServer.port }, 'projector serving /healthz and /metrics');
 
 stopOnSignals(logger, async () => {
   await opsServer.close();
   await projector.stop();
+  await publisher?.stop();
   await connections.close();
 });

@@ -2,6 +2,12 @@ import type { Projection } from './projection';
 import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';
 import { policiesProjection } from './projections/policies-projection';
+import { webhooksProjection } from './projections/webhooks-projection';
 
 /** Every projection of the read models the query API serves; the projector runs and rebuilds these. */
-export const readModelProjections: readonly Projection[] = [farmersProjection, farmsProjection, policiesProjection];
+export const readModelProjections: readonly Projection[] = [
+  farmersProjection,
+  farmsProjection,
+  policiesProjection,
+  webhooksProjection,
+];

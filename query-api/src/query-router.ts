@@ -9,6 +9,8 @@ import { listEvaluations } from './insurance/policies/evaluations/list/route';
 import { listPolicyEvents } from './insurance/policies/events/list/route';
 import { getPolicy } from './insurance/policies/get/route';
 import { listPolicies } from './insurance/policies/list/route';
+import { listWebhookDeliveries } from './insurance/webhooks/deliveries/list/route';
+import { listWebhooks } from './insurance/webhooks/list/route';
 import type { QueryApiDeps } from './query-api-deps';
 
 /** Every read of the service; each path's code lives in the folder of the same name. */
@@ -24,5 +26,7 @@ export const createQueryRouter = (deps: QueryApiDeps): Router => {
   router.get('/insurance/policies/:policy_id/evaluations', listEvaluations(deps));
   router.get('/insurance/policies/:policy_id/events', listPolicyEvents(deps));
   router.get('/insurance/index-readings', listIndexReadings(deps));
+  router.get('/insurance/webhooks', listWebhooks(deps));
+  router.get('/insurance/webhooks/:webhook_id/deliveries', listWebhookDeliveries(deps));
   return router;
 };

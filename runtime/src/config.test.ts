@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       eventStoreUrl: undefined,
       kafkaBrokers: [],
+      kafkaTopicPartitions: 3,
       auth: { jwtSecret: SANDBOX_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined },
       rateLimitPerMinute: 600,
       readYourWritesTimeoutMs: 5000,
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://u:p@db:5432/cc',
       EVENTSTORE_URL: 'kurrentdb://kurrent:2113?tls=false',
       KAFKA_BROKERS: 'k1:9092, k2:9092',
+      KAFKA_TOPIC_PARTITIONS: '6',
       AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
       AUTH_ISSUER: 'https://idp.example/',
       AUTH_AUDIENCE: 'cropcover',
@@ -58,6 +60,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u:p@db:5432/cc',
       eventStoreUrl: 'kurrentdb://kurrent:2113?tls=false',
       kafkaBrokers: ['k1:9092', 'k2:9092'],
+      kafkaTopicPartitions: 6,
       auth: {
         jwtSecret: undefined,
         jwksUrl: 'https://idp.example/.well-known/jwks.json',

@@ -42,6 +42,11 @@ export const configVariables = [
       'Comma-separated `host:port` list. Unset: no Kafka; the webhook dispatcher reads breaches from the event store.',
   },
   {
+    name: 'KAFKA_TOPIC_PARTITIONS',
+    default: '3',
+    description: 'Partitions of the integration topics the projector creates (only with KAFKA_BROKERS).',
+  },
+  {
     name: 'AUTH_JWT_SECRET',
     description: `HS256 secret for bearer tokens. In the sandbox it defaults to the public dev secret \`${SANDBOX_JWT_SECRET}\`; in production set AUTH_JWKS_URL or a secret of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters.`,
     secret: true,
@@ -101,6 +106,8 @@ export interface Config {
   readonly eventStoreUrl: string | undefined;
   /** Empty: Kafka is not used. */
   readonly kafkaBrokers: readonly string[];
+  /** Partitions of the integration topics when they are created. */
+  readonly kafkaTopicPartitions: number;
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
   readonly readYourWritesTimeoutMs: number;
@@ -155,6 +162,7 @@ const schema = z
         error: 'must be a comma-separated list of host:port',
       })
       .optional(),
+    KAFKA_TOPIC_PARTITIONS: integer(1, 1000),
     AUTH_JWT_SECRET: z.string().optional(),
     AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
     AUTH_ISSUER: z.string().optional(),
@@ -223,6 +231,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     databaseUrl: values.DATABASE_URL,
     eventStoreUrl: values.EVENTSTORE_URL,
     kafkaBrokers: values.KAFKA_BROKERS ?? [],
+    kafkaTopicPartitions: values.KAFKA_TOPIC_PARTITIONS,
     auth: {
       jwtSecret: values.AUTH_JWKS_URL ? undefined : (values.AUTH_JWT_SECRET ?? SANDBOX_JWT_SECRET),
       jwksUrl: values.AUTH_JWKS_URL,

@@ -1,4 +1,10 @@
-import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem, startPolicyMonitor } from '@cropcover/command-api';
+import {
+  COMMAND_BODY_LIMITS,
+  createCommandRouter,
+  refusalToProblem,
+  startPolicyMonitor,
+  startWebhookDispatcher,
+} from '@cropcover/command-api';
 import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
@@ -7,6 +13,7 @@ import {
   migrateReadModels,
   type ReadModels,
   readModelProjections,
+  startConfiguredIntegrationPublisher,
   startProjector,
 } from '@cropcover/projector';
 import { createQueryRouter } from '@cropcover/query-api';
@@ -47,6 +54,12 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
     logger,
     metricsRegistry: metrics.registry,
   });
+  const publisher = await startConfiguredIntegrationPublisher(config, {
+    eventStore,
+    db,
+    logger,
+    metricsRegistry: metrics.registry,
+  });
   const consistency = createReadModelConsistency({
     pool,
     projectionNames: readModelProjections.map((projection) => projection.name),
@@ -78,6 +91,7 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
       readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
       db,
       environment: config.appEnv,
+      webhookAllowInsecure: config.webhookAllowInsecure,
     }),
   );
   app.use(refusalToProblem);
@@ -87,13 +101,24 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
   const monitor = config.monitorEnabled
     ? startPolicyMonitor({ deps: { eventStore, db }, clock: systemClock, logger, metricsRegistry: metrics.registry })
     : undefined;
+  const dispatcher = await startWebhookDispatcher({
+    eventStore,
+    db,
+    clock: systemClock,
+    logger,
+    allowInsecure: config.webhookAllowInsecure,
+    retryScale: config.webhookRetryScale,
+    metricsRegistry: metrics.registry,
+  });
   return {
     port: http.port,
     stop: async () => {
       // The monitor first: the policy in hand still needs the database and the event store.
       await monitor?.stop();
+      await dispatcher.stop();
       await http.close();
       await projector.stop();
+      await publisher?.stop();
       await consistency.close();
       await eventStore.close();
       await pool.end();

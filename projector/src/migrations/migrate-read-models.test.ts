@@ -38,6 +38,11 @@ describe('read-model migrations', () => {
       'policy_evaluations',
       'policy_payouts',
       'projection_checkpoints',
+      'webhook_deliveries',
+      'webhook_delivery_attempts',
+      'webhook_secrets',
+      'webhook_targets',
+      'webhooks',
     ]);
   });
 

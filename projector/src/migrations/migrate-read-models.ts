@@ -5,6 +5,7 @@ import { registryReadModels } from './0001-registry-read-models';
 import { indexReadings } from './0002-index-readings';
 import { policyReadModels } from './0003-policy-read-models';
 import { idempotencyKeys } from './0004-idempotency-keys';
+import { webhookTables } from './0005-webhooks';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0002-index-readings': indexReadings,
   '0003-policy-read-models': policyReadModels,
   '0004-idempotency-keys': idempotencyKeys,
+  '0005-webhooks': webhookTables,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

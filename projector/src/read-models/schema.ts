@@ -2,6 +2,7 @@ import type { ColumnType } from 'kysely';
 import type { IdempotencyKeysTable } from './idempotency-tables';
 import type { IndexReadingsTables } from './index-readings-tables';
 import type { PoliciesTable, PolicyCountsTable, PolicyEvaluationsTable, PolicyPayoutsTable } from './policy-tables';
+import type { WebhookTables } from './webhook-tables';
 
 // The read models as the query API sees them. Column names follow the API's JSON field names so rows map
 // onto responses without renaming. Timestamps come back as Date (node-postgres parses timestamptz) and go
@@ -85,7 +86,7 @@ export interface ProjectionCheckpointsTable {
   updated_at: Timestamp;
 }
 
-export interface ReadModels extends IndexReadingsTables {
+export interface ReadModels extends IndexReadingsTables, WebhookTables {
   farmers: FarmersTable;
   farms: FarmsTable;
   farm_fields: FarmFieldsTable;

@@ -25,7 +25,13 @@ describe('docker-compose.yml', () => {
 
   it('runs every CropCover process from an entry point that exists', () => {
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
-    expect(ours.map(([name]) => name).sort()).toEqual(['command-api', 'monitor', 'projector', 'query-api']);
+    expect(ours.map(([name]) => name).sort()).toEqual([
+      'command-api',
+      'monitor',
+      'projector',
+      'query-api',
+      'webhook-dispatcher',
+    ]);
     for (const [, service] of ours) expect(existsSync(join(repositoryRoot, service.command!.at(-1)!))).toBe(true);
   });
 

@@ -1,0 +1,75 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '@cropcover/contracts';
+import { guardedLookup } from './guarded-lookup';
+import { webhookSignature } from './webhook-signature';
+
+/** A receiver that has not answered within this is counted as failed (SPEC §7). */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+
+export interface WebhookRequest {
+  readonly url: string;
+  /** The webhook-id header: the event id, the same on every retry so receivers can dedupe. */
+  readonly eventId: string;
+  readonly body: string;
+  readonly secret: string;
+  readonly now: Date;
+  /** Aborted when the dispatcher stops: the attempt is then not counted and is made again later. */
+  readonly signal: AbortSignal;
+}
+
+export interface WebhookAnswer {
+  /** null when no HTTP answer came. */
+  readonly statusCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+}
+
+export type WebhookSender = (request: WebhookRequest) => Promise<WebhookAnswer>;
+
+/** POSTs signed deliveries. Redirects are not followed (a 3xx is a failed attempt), and every connection
+ *  goes through the address guard. */
+export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
+  const lookup = guardedLookup(allowInsecure);
+  const agents = { 'http:': new HttpAgent({ lookup }), 'https:': new HttpsAgent({ lookup }) };
+  return ({ url, eventId, body, secret, now, signal }) => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // A literal IP is connected to without any lookup, so it is checked here.
+    if (!allowInsecure && isIP(host) !== 0 && !isPublicAddress(host))
+      return Promise.resolve({ statusCode: null, latencyMs: 0, error: `${host} is not a public address` });
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    return new Promise((resolve) => {
+      const request = send(target, {
+        method: 'POST',
+        agent,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'CropCover-Webhooks/1',
+          'webhook-id': eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': webhookSignature(secret, eventId, timestamp, body),
+        },
+      });
+      request.once('response', (response) => {
+        // The answer's body is not used; drain it so the socket is freed.
+        response.resume();
+        resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: null });
+      });
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        const reason =
+          error.name === 'AbortError' && !signal.aborted
+            ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
+            : `${error.code ?? error.name}: ${error.message}`;
+        resolve({ statusCode: null, latencyMs: elapsed(), error: reason });
+      });
+      request.end(body);
+    });
+  };
+};

@@ -1,0 +1,3 @@
+export * from './integration-events-doc';
+export * from './messages';
+export * from './topics';

@@ -1,0 +1,85 @@
+import { z } from '../zod';
+import { IntegrationMessageHeaders, PolicyEventMessage, RegistryEventMessage, TriggerBreachMessage } from './messages';
+import { INTEGRATION_TOPICS } from './topics';
+
+// docs/integration-events.md is rendered from the schemas here, so the page cannot drift from what
+// the publisher sends: a test compares the two, and write-integration-events-doc.ts rewrites the page.
+
+const jsonSchemaBlock = (schema: z.ZodType): string =>
+  ['```json', JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }), null, 2), '```'].join('\n');
+
+const topicSection = (topic: string, name: string, key: string, contents: string, schema: z.ZodType): string =>
+  [
+    `## \`${topic}\``,
+    '',
+    `${contents} Key: ${key}. Value: \`${name}\` (JSON, UTF-8).`,
+    '',
+    '<details><summary>JSON Schema</summary>',
+    '',
+    jsonSchemaBlock(schema),
+    '',
+    '</details>',
+  ].join('\n');
+
+export const renderIntegrationEventsDoc = (): string =>
+  `${[
+    '# Integration events (Kafka)',
+    '',
+    '<!-- Generated from contracts/src/integration by `npx tsx contracts/src/integration/write-integration-events-doc.ts`; do not edit by hand. -->',
+    '',
+    'With `KAFKA_BROKERS` set, the projector publishes every event of the log that downstream teams need',
+    'to the topics below. Zod schemas of every message are in `@cropcover/contracts`',
+    '(`contracts/src/integration/`); this page shows them as JSON Schema.',
+    '',
+    '- **Order**: messages with the same key (one policy, farm or farmer) arrive in the order of the',
+    '  log; `stream_revision` counts up by one per event of the stream.',
+    '- **At least once**: after a broker outage or a restart, a message may arrive again. Dedupe on the',
+    '  `ce_id` header (= `event_id`).',
+    '- **Nothing lost**: publishing follows the log from a checkpoint that moves only once the broker has',
+    '  acknowledged a batch (acks from all in-sync replicas); while Kafka is down, publishing pauses and',
+    '  resumes from the checkpoint.',
+    '- **Evolution**: new fields may appear within a topic version; ignore what you do not know. An',
+    '  incompatible change gets a new topic (`.v2`).',
+    '- **Money** is in integer minor units of `currency` (`*_minor`), as in the log.',
+    '',
+    '## Headers (CloudEvents 1.0, binary content mode)',
+    '',
+    '| Header | Value |',
+    '| --- | --- |',
+    '| `ce_id` | The event id (`event_id`); unique per event. |',
+    '| `ce_type` | `cropcover.<event type>`, e.g. `cropcover.TriggerBreached`. |',
+    '| `ce_source` | `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`. |',
+    '| `ce_time` | When the event occurred (ISO 8601, UTC). |',
+    '| `ce_specversion` | `1.0` |',
+    '| `content-type` | `application/json` |',
+    '',
+    '<details><summary>JSON Schema of the headers</summary>',
+    '',
+    jsonSchemaBlock(IntegrationMessageHeaders),
+    '',
+    '</details>',
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.policyEvents,
+      'PolicyEventMessage',
+      '`policy_id`',
+      'Every event of every policy: `PolicyIssued`, `TriggerEvaluated`, `TriggerEvaluationSkipped`, `TriggerBreached`, `PayoutApproved`, `PayoutSettled`, `PolicyLapsed`, `PolicyExpired`.',
+      PolicyEventMessage,
+    ),
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.registryEvents,
+      'RegistryEventMessage',
+      '`aggregate_id` (the farm or farmer id)',
+      'Every farm and farmer event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmLinkedToOrganization`, `FarmerRegistered`, `FarmerProfileUpdated`.',
+      RegistryEventMessage,
+    ),
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.triggerBreaches,
+      'TriggerBreachMessage',
+      '`policy_id`',
+      '`TriggerBreached` events only (they are on the policy topic too), for consumers such as the webhook dispatcher that need nothing else.',
+      TriggerBreachMessage,
+    ),
+  ].join('\n')}\n`;

@@ -1,0 +1,57 @@
+import { DateTime } from '../common';
+import { AuditEventMetadata, PolicyEvent, TriggerBreached } from '../insurance';
+import { FarmEvent, FarmerEvent } from '../registry';
+import { z } from '../zod';
+
+// The values of the integration topics: one event of the log as JSON, the event's own `type` and
+// `data` (the shapes of the insurance and registry event schemas) beside where it sits in the log.
+// Consumers should ignore fields they do not know: fields may be added within a topic version.
+
+const LoggedEvent = z.object({
+  /** The event's id, also the `ce_id` header: consumers dedupe on it (delivery is at least once). */
+  event_id: z.string(),
+  stream_id: z.string(),
+  /** 0-based position of the event in its stream: per key, messages arrive in this order. */
+  stream_revision: z.number().int().nonnegative(),
+  occurred_at: DateTime,
+  metadata: AuditEventMetadata,
+});
+
+export const PolicyEventMessage = z
+  .intersection(LoggedEvent.extend({ policy_id: z.string() }), PolicyEvent)
+  .openapi('PolicyEventMessage');
+export type PolicyEventMessage = z.infer<typeof PolicyEventMessage>;
+
+export const RegistryAggregateType = z.enum(['farm', 'farmer']).openapi('RegistryAggregateType');
+export type RegistryAggregateType = z.infer<typeof RegistryAggregateType>;
+
+export const RegistryEventMessage = z
+  .intersection(
+    LoggedEvent.extend({ aggregate_type: RegistryAggregateType, aggregate_id: z.string() }),
+    z.union([FarmEvent, FarmerEvent]),
+  )
+  .openapi('RegistryEventMessage');
+export type RegistryEventMessage = z.infer<typeof RegistryEventMessage>;
+
+export const TriggerBreachMessage = LoggedEvent.extend({
+  policy_id: z.string(),
+  type: z.literal('TriggerBreached'),
+  data: TriggerBreached,
+}).openapi('TriggerBreachMessage');
+export type TriggerBreachMessage = z.infer<typeof TriggerBreachMessage>;
+
+/** Kafka headers of every message: CloudEvents 1.0 in binary content mode. */
+export const IntegrationMessageHeaders = z
+  .object({
+    /** = event_id. */
+    ce_id: z.string(),
+    /** `cropcover.<event type>`, e.g. `cropcover.TriggerBreached`. */
+    ce_type: z.string().regex(/^cropcover\.[A-Z][A-Za-z]+$/),
+    /** `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`. */
+    ce_source: z.string().startsWith('urn:cropcover:'),
+    ce_time: DateTime,
+    ce_specversion: z.literal('1.0'),
+    'content-type': z.literal('application/json'),
+  })
+  .openapi('IntegrationMessageHeaders');
+export type IntegrationMessageHeaders = z.infer<typeof IntegrationMessageHeaders>;

@@ -1,0 +1,13 @@
+// The Kafka topics CropCover publishes to (SPEC §7). The `.v1` suffix is the message schema's major
+// version: an incompatible change goes to a new topic, so existing consumers keep working.
+
+export const INTEGRATION_TOPICS = {
+  /** Every event of every policy; key = policy_id. */
+  policyEvents: 'cropcover.policy-events.v1',
+  /** Every farm and farmer event; key = farm_id or farmer_id. */
+  registryEvents: 'cropcover.registry-events.v1',
+  /** TriggerBreached events only (also on the policy topic); key = policy_id. */
+  triggerBreaches: 'cropcover.trigger-breaches.v1',
+} as const;
+
+export type IntegrationTopicNames = { readonly [Topic in keyof typeof INTEGRATION_TOPICS]: string };

@@ -1,0 +1,4 @@
+export * from './delivery';
+export * from './events';
+export * from './subscription';
+export * from './webhook-address';

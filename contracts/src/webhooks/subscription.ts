@@ -1,0 +1,71 @@
+import { DateTime, TrimmedText } from '../common';
+import { PageNumber, PageSize } from '../insurance/pagination';
+import { z } from '../zod';
+import { TRIGGER_BREACHED_EVENT_TYPE } from './events';
+import { isPrivateHost } from './webhook-address';
+
+const MAX_URL_LENGTH = 2048;
+
+/** The receiver's URL: https, on a public host — or, with `allowInsecure` (local development and tests),
+ *  also http and private, loopback or link-local hosts. */
+export const webhookUrl = (allowInsecure: boolean) =>
+  z
+    .string()
+    .max(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` })
+    .refine((value) => URL.canParse(value), { message: 'must be an absolute URL', abort: true })
+    .refine(
+      (value) => {
+        const { protocol } = new URL(value);
+        return protocol === 'https:' || (allowInsecure && protocol === 'http:');
+      },
+      { message: allowInsecure ? 'must be an http or https URL' : 'must be an https URL', abort: true },
+    )
+    .refine((value) => !new URL(value).username && !new URL(value).password, {
+      message: 'must not carry credentials',
+      abort: true,
+    })
+    .refine((value) => allowInsecure || !isPrivateHost(new URL(value).hostname), {
+      message: 'must not point to a private, loopback or link-local address',
+    })
+    .openapi({ example: 'https://hooks.example.com/cropcover' });
+
+export const webhookCreateRequest = (allowInsecure: boolean) =>
+  z.strictObject({ url: webhookUrl(allowInsecure), description: TrimmedText(500).optional() });
+
+/** Endpoint 6's body as production accepts it. */
+export const WebhookCreateRequest = webhookCreateRequest(false).openapi('WebhookCreateRequest');
+export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequest>;
+
+export const WebhookSubscription = z
+  .object({
+    webhook_id: z.string(),
+    organization_id: z.string(),
+    event_type: z.literal(TRIGGER_BREACHED_EVENT_TYPE),
+    url: z.string(),
+    description: z.string().nullable(),
+    is_active: z.boolean(),
+    created_at: DateTime,
+  })
+  .openapi('WebhookSubscription');
+export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
+
+/** The creation response: the only place the signing secret is ever shown. */
+export const CreatedWebhookSubscription = WebhookSubscription.extend({
+  raw_secret: z.string().openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+}).openapi('CreatedWebhookSubscription');
+export type CreatedWebhookSubscription = z.infer<typeof CreatedWebhookSubscription>;
+
+export const WebhookPathParams = z.strictObject({ webhook_id: z.string().min(1).max(100) });
+
+export const WebhookListQuery = z.strictObject({ page: PageNumber, page_size: PageSize });
+export type WebhookListQuery = z.infer<typeof WebhookListQuery>;
+
+export const WebhookList = z
+  .object({
+    items: z.array(WebhookSubscription),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('WebhookList');
+export type WebhookList = z.infer<typeof WebhookList>;

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import {
+  IntegrationMessageHeaders,
+  type IntegrationTopicNames,
+  PolicyEventMessage,
+  RegistryEventMessage,
+  TriggerBreachMessage,
+} from '@cropcover/contracts';
+import type { NewEvent } from '@cropcover/eventstore';
+import { Registry } from 'prom-client';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { readCheckpoint } from '../checkpoints';
+import type { IncomingMessage, KafkaClient } from '../kafka/kafka-client';
+import { createKafkajsClient } from '../kafka/kafkajs-client';
+import { describeWithKafka, kafkaBrokerScript, testBrokers } from '../testing/kafka-test-broker';
+import { policyStory } from '../testing/policy-story';
+import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
+import { farmerRegistered, farmRegistered, shareableIdClaimed } from '../testing/registry-events';
+import { atLeast, readTopics, type TopicReader } from '../testing/topic-reader';
+import { type IntegrationPublisher, startIntegrationPublisher } from './integration-publisher';
+import { PUBLISH_LAG_EVENTS_METRIC } from './publish-lag-metrics';
+
+// Against the real broker (scripts/kafka-broker) and real PostgreSQL. Each test publishes to topics
+// of its own, so runs never see each other's messages.
+
+const freshTopics = (): IntegrationTopicNames => {
+  const run = randomUUID().slice(0, 8);
+  return {
+    policyEvents: `test.policy-events.${run}`,
+    registryEvents: `test.registry-events.${run}`,
+    triggerBreaches: `test.trigger-breaches.${run}`,
+  };
+};
+
+/** Issued, breached on flood (a payout), settled, then breached on storm: every kind of policy event. */
+const breachingPolicy = (policyId: string): NewEvent[] => {
+  const story = policyStory({
+    policyId,
+    organizationId: 'org-a',
+    perils: ['flood', 'storm'],
+    termStart: '2026-04-01',
+    termEnd: '2026-04-30',
+    issuedAt: '2026-03-28T08:00:00.000Z',
+  });
+  story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+  const payoutId = story.state.payouts[0]?.payoutId;
+  if (!payoutId) throw new Error('the flood breach approves a payout');
+  story.settle(payoutId, '2026-04-06T09:00:00.000Z');
+  story.evaluate(
+    { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+    '2026-04-07T06:00:00.000Z',
+  );
+  return story.takeNew();
+};
+
+/** What a downstream team writes knowing only @cropcover/contracts: parse headers and value by topic. */
+const consumeAsDownstream = (topics: IntegrationTopicNames, message: IncomingMessage) => {
+  const headers = IntegrationMessageHeaders.parse(message.headers);
+  const value: unknown = JSON.parse(message.value ?? '');
+  if (message.topic === topics.policyEvents) return { headers, event: PolicyEventMessage.parse(value) };
+  if (message.topic === topics.registryEvents) return { headers, event: RegistryEventMessage.parse(value) };
+  return { headers, event: TriggerBreachMessage.parse(value) };
+};
+
+const ceIds = (messages: readonly IncomingMessage[], topic: string): string[] =>
+  messages.filter((message) => message.topic === topic).map((message) => message.headers.ce_id ?? '');
+
+const FAST_BACKOFF = { initialMs: 100, maxMs: 1_000 };
+
+describeWithKafka('integration publisher against a real broker', () => {
+  let t: ProjectorTestDatabase;
+  let kafka: KafkaClient;
+  let publisher: IntegrationPublisher | undefined;
+  let reader: TopicReader | undefined;
+
+  beforeAll(async () => {
+    t = await openProjectorTestDatabase('kafka_publisher');
+    kafka = createKafkajsClient({ brokers: testBrokers, clientId: 'publisher-test', logger: t.logger });
+  });
+
+  afterEach(async () => {
+    await reader?.stop();
+    await publisher?.stop();
+    reader = undefined;
+    publisher = undefined;
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('publishes every event once per ce_id, in order per aggregate, in the documented shapes', async () => {
+    const topics = freshTopics();
+    const policyIds = ['p-a', 'p-b', 'p-c'];
+    const policyEvents = new Map(policyIds.map((id) => [id, breachingPolicy(id)]));
+    for (const [id, events] of policyEvents) await t.eventStore.append(`policy-${id}`, events, 'no_stream');
+    await t.eventStore.append('farmer-f1', [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')], 'no_stream');
+    await t.eventStore.append('farm-m1', [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')], 'no_stream');
+    await t.eventStore.append(
+      'shareable-id-X',
+      [shareableIdClaimed({ code: 'X', claimed_by: 'farm-m1' })],
+      'no_stream',
+    );
+    const allPolicyEvents = [...policyEvents.values()].flat();
+    const breaches = allPolicyEvents.filter((event) => event.type === 'TriggerBreached');
+    expect(breaches.length).toBe(2 * policyIds.length);
+
+    const metricsRegistry = new Registry();
+    publisher = await startIntegrationPublisher({
+      eventStore: t.eventStore,
+      db: t.db,
+      kafka,
+      partitions: 3,
+      logger: t.logger,
+      metricsRegistry,
+      topics,
+      checkpointName: `publisher-${topics.policyEvents}`,
+      batchSize: 4,
+      backoff: FAST_BACKOFF,
+    });
+    // The publisher creates the topics: a downstream consumer subscribes once they exist.
+    await expect.poll(() => publisher?.checkpoint(), { timeout: 20_000 }).toEqual(await t.eventStore.headPosition());
+    reader = await readTopics(kafka, Object.values(topics));
+    const received = await reader.waitFor((messages) => {
+      atLeast(topics.policyEvents, allPolicyEvents.length)(messages);
+      atLeast(topics.triggerBreaches, breaches.length)(messages);
+      atLeast(topics.registryEvents, 2)(messages);
+    });
+    // Enough time for a duplicate to show up if the publisher sent one.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const policyIdsSent = ceIds(reader.messages, topics.policyEvents);
+    expect(policyIdsSent).toHaveLength(allPolicyEvents.length);
+    expect(new Set(policyIdsSent)).toEqual(new Set(allPolicyEvents.map((event) => event.metadata.event_id)));
+    expect(ceIds(reader.messages, topics.triggerBreaches).sort()).toEqual(
+      breaches.map((event) => event.metadata.event_id).sort(),
+    );
+    expect(ceIds(reader.messages, topics.registryEvents)).toHaveLength(2);
+
+    const consumed = received.map((message) => ({ message, ...consumeAsDownstream(topics, message) }));
+    for (const id of policyIds) {
+      const ofPolicy = consumed.filter(({ message }) => message.topic === topics.policyEvents && message.key === id);
+      expect(ofPolicy.map(({ headers }) => headers.ce_id)).toEqual(
+        policyEvents.get(id)?.map((event) => event.metadata.event_id),
+      );
+      expect(ofPolicy.map(({ event }) => event.stream_revision)).toEqual(ofPolicy.map((_, revision) => revision));
+      expect(new Set(ofPolicy.map(({ message }) => message.partition)).size).toBe(1);
+    }
+    const registry = consumed.filter(({ message }) => message.topic === topics.registryEvents);
+    expect(registry.map(({ message }) => message.key).sort()).toEqual(['f1', 'm1']);
+
+    const lag = await metricsRegistry.getSingleMetric(PUBLISH_LAG_EVENTS_METRIC)?.get();
+    expect(lag?.values[0]?.value).toBe(0);
+  });
+
+  it('loses no breach appended while the broker is stopped for 10 s, and publishes them once it is back', async () => {
+    // Fails loudly when the broker is not the one scripts/kafka-broker runs: only that one can be stopped.
+    await kafkaBrokerScript('status');
+    const topics = freshTopics();
+    const checkpointName = `publisher-${topics.policyEvents}`;
+    publisher = await startIntegrationPublisher({
+      eventStore: t.eventStore,
+      db: t.db,
+      kafka,
+      partitions: 3,
+      logger: t.logger,
+      topics,
+      checkpointName,
+      batchSize: 50,
+      backoff: FAST_BACKOFF,
+    });
+    const before = breachingPolicy(`before-${topics.policyEvents}`);
+    await t.eventStore.append(`policy-before-${topics.policyEvents}`, before, 'no_stream');
+    await expect.poll(() => publisher?.checkpoint(), { timeout: 20_000 }).toEqual(await t.eventStore.headPosition());
+    reader = await readTopics(kafka, [topics.triggerBreaches]);
+    await reader.waitFor(atLeast(topics.triggerBreaches, 2));
+    await reader.stop();
+    reader = undefined;
+    const publishedBefore = publisher.checkpoint();
+
+    const during: NewEvent[] = [];
+    await kafkaBrokerScript('stop');
+    const outageStarted = Date.now();
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const policyId = `during-${round}-${topics.policyEvents}`;
+        const events = breachingPolicy(policyId);
+        await t.eventStore.append(`policy-${policyId}`, events, 'no_stream');
+        during.push(...events.filter((event) => event.type === 'TriggerBreached'));
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+      expect(Date.now() - outageStarted).toBeGreaterThanOrEqual(10_000);
+      // Nothing acknowledged, so the checkpoint has not moved: a restart now would publish them all.
+      expect(publisher.checkpoint()).toEqual(publishedBefore);
+      expect(await readCheckpoint(t.db, checkpointName)).toEqual(publishedBefore);
+    } finally {
+      await kafkaBrokerScript('start');
+    }
+
+    reader = await readTopics(kafka, [topics.triggerBreaches]);
+    // This test's publisher follows the whole log of the file's database, earlier tests' breaches too.
+    const logged = await t.eventStore.readAll('start', 10_000);
+    const expected = logged.filter((event) => event.type === 'TriggerBreached').map((event) => event.metadata.event_id);
+    expect(expected).toEqual(expect.arrayContaining(during.map((event) => event.metadata.event_id)));
+    const received = await reader.waitFor((messages) => {
+      expect(new Set(ceIds(messages, topics.triggerBreaches))).toEqual(new Set(expected));
+    }, 60_000);
+    for (const message of received) TriggerBreachMessage.parse(JSON.parse(message.value ?? ''));
+    await expect.poll(() => publisher?.checkpoint(), { timeout: 10_000 }).toEqual(await t.eventStore.headPosition());
+  }, 120_000);
+});

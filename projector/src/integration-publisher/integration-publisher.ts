@@ -1,0 +1,129 @@
+import { INTEGRATION_TOPICS, type IntegrationTopicNames } from '@cropcover/contracts';
+import type { AllStreamStart, EventStore, GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
+import type { Logger } from '@cropcover/runtime';
+import type { Kysely } from 'kysely';
+import type { Registry } from 'prom-client';
+import { readCheckpoint, saveCheckpoint } from '../checkpoints';
+import type { KafkaClient, KafkaProducer } from '../kafka/kafka-client';
+import type { ReadModels } from '../read-models/schema';
+import { groupByTopic, routeToTopics } from './integration-messages';
+import { createPublishBackoff, type PublishBackoffOptions } from './publish-backoff';
+import { registerPublishLagMetrics } from './publish-lag-metrics';
+
+// Publishes the log to Kafka (SPEC §7) from a checkpoint of its own in projection_checkpoints. The
+// checkpoint moves only after the broker acknowledged a whole batch, so a crash or an outage repeats
+// messages (consumers dedupe on ce_id) and never loses one.
+
+export const INTEGRATION_PUBLISHER_CHECKPOINT = 'kafka-publisher';
+
+export interface IntegrationPublisherOptions {
+  readonly eventStore: EventStore;
+  readonly db: Kysely<ReadModels>;
+  readonly kafka: KafkaClient;
+  /** Partitions of a topic the publisher has to create. */
+  readonly partitions: number;
+  readonly logger: Logger;
+  /** Where the publish lag gauges go; without one the publisher exposes no metrics. */
+  readonly metricsRegistry?: Registry;
+  /** Tests publish to topics of their own; production uses INTEGRATION_TOPICS. */
+  readonly topics?: IntegrationTopicNames;
+  readonly checkpointName?: string;
+  /** Most events published in one acknowledged batch. */
+  readonly batchSize?: number;
+  readonly backoff?: PublishBackoffOptions;
+}
+
+export interface IntegrationPublisher {
+  /** The position of the last event the broker acknowledged. */
+  checkpoint(): GlobalPosition | AllStreamStart;
+  /** Finishes or abandons the batch in hand (an abandoned one is published again on the next start). */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_BACKOFF: PublishBackoffOptions = { initialMs: 1_000, maxMs: 30_000 };
+
+class PublisherStopping extends Error {
+  constructor() {
+    super('integration publisher stopping');
+  }
+}
+
+export const startIntegrationPublisher = async ({
+  eventStore,
+  db,
+  kafka,
+  partitions,
+  logger,
+  metricsRegistry,
+  topics = INTEGRATION_TOPICS,
+  checkpointName = INTEGRATION_PUBLISHER_CHECKPOINT,
+  batchSize = DEFAULT_BATCH_SIZE,
+  backoff: backoffOptions = DEFAULT_BACKOFF,
+}: IntegrationPublisherOptions): Promise<IntegrationPublisher> => {
+  let checkpoint = await readCheckpoint(db, checkpointName);
+  let stopping = false;
+  // Connected (and the topics made) on first use, so the service starts while Kafka is down.
+  let producer: KafkaProducer | undefined;
+  const backoff = createPublishBackoff(backoffOptions);
+
+  const connectedProducer = async (): Promise<KafkaProducer> => {
+    if (producer) return producer;
+    await kafka.ensureTopics(Object.values(topics).map((name) => ({ name, partitions })));
+    producer = await kafka.connectProducer();
+    return producer;
+  };
+
+  // After a failure the producer is replaced: a fresh connection is the surest way back once the broker
+  // returns, and a new producer id cannot trip over sequence numbers the broker lost.
+  const dropProducer = async (): Promise<void> => {
+    const failed = producer;
+    producer = undefined;
+    await failed
+      ?.disconnect()
+      .catch((error: unknown) => logger.debug({ err: error }, 'Kafka producer disconnect failed'));
+  };
+
+  const publish = async (batch: readonly RecordedEvent[]): Promise<void> => {
+    const last = batch.at(-1);
+    if (!last) return;
+    await backoff.beforeAttempt();
+    if (stopping) throw new PublisherStopping();
+    const byTopic = groupByTopic(batch.flatMap((event) => routeToTopics(event, topics)));
+    try {
+      if (byTopic.size > 0)
+        await (await connectedProducer()).send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+    } catch (error) {
+      backoff.failed();
+      await dropProducer();
+      throw error;
+    }
+    backoff.succeeded();
+    await db.transaction().execute((trx) => saveCheckpoint(trx, checkpointName, last.position));
+    checkpoint = last.position;
+  };
+
+  const subscription = eventStore.subscribeToAll(checkpoint, publish, {
+    batchSize,
+    onError: (error) => {
+      if (!(error instanceof PublisherStopping))
+        logger.warn({ err: error }, 'publishing to Kafka failed; retrying the batch from the checkpoint');
+    },
+  });
+  const unregisterMetrics = metricsRegistry
+    ? registerPublishLagMetrics({ registry: metricsRegistry, eventStore, checkpoint: () => checkpoint, logger })
+    : undefined;
+  logger.info({ topics, partitions }, 'Kafka integration publisher started');
+
+  return {
+    checkpoint: () => checkpoint,
+    stop: async () => {
+      stopping = true;
+      backoff.interrupt();
+      await subscription.stop();
+      await dropProducer();
+      unregisterMetrics?.();
+      logger.info('Kafka integration publisher stopped');
+    },
+  };
+};

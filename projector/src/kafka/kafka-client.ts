@@ -1,0 +1,55 @@
+// The Kafka port: what CropCover needs from a broker, in our own terms, so the client library behind
+// it (kafkajs today, unmaintained since 2023) can be swapped without touching publisher or consumers.
+
+export interface OutgoingMessage {
+  readonly key: string;
+  /** JSON text. */
+  readonly value: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface TopicBatch {
+  readonly topic: string;
+  readonly messages: readonly OutgoingMessage[];
+}
+
+export interface KafkaProducer {
+  /** Resolves once every in-sync replica acknowledged every message; rejects after the client's retries. */
+  send(batches: readonly TopicBatch[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface IncomingMessage {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+  readonly key: string | null;
+  readonly value: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface ConsumerGroupOptions {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  /** Where a group without committed offsets starts: the oldest message, or only new ones. */
+  readonly fromBeginning: boolean;
+  /** Called in order per partition; its offset is committed after it resolves. A rejection redelivers. */
+  readonly onMessage: (message: IncomingMessage) => Promise<void>;
+}
+
+export interface ConsumerGroupMember {
+  /** Leaves the group after the message in hand, if any. */
+  stop(): Promise<void>;
+}
+
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitions: number;
+}
+
+export interface KafkaClient {
+  connectProducer(): Promise<KafkaProducer>;
+  /** Creates the topics that do not exist yet; existing ones are left as they are. */
+  ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
+  joinConsumerGroup(options: ConsumerGroupOptions): Promise<ConsumerGroupMember>;
+}

@@ -1,0 +1,30 @@
+import { WebhookSubscriptionEvent } from '@cropcover/contracts';
+import type { Projection } from '../projection';
+
+const HANDLED = new Set<string>(['WebhookSubscriptionCreated', 'WebhookSubscriptionDeactivated']);
+
+/** Webhook subscriptions (`webhooks`) from the `webhook-<id>` streams; few and rarely written, so one
+ *  statement per event. A replayed creation is ignored, a replayed deactivation changes nothing. */
+export const webhooksProjection: Projection = {
+  name: 'webhooks',
+  tables: ['webhooks'],
+  apply: async (trx, events) => {
+    for (const recorded of events) {
+      if (!HANDLED.has(recorded.type)) continue;
+      const event = WebhookSubscriptionEvent.parse({ type: recorded.type, data: recorded.data });
+      if (event.type === 'WebhookSubscriptionCreated') {
+        await trx
+          .insertInto('webhooks')
+          .values({ ...event.data, is_active: true })
+          .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+          .execute();
+      } else {
+        await trx
+          .updateTable('webhooks')
+          .set({ is_active: false })
+          .where('webhook_id', '=', event.data.webhook_id)
+          .execute();
+      }
+    }
+  },
+};

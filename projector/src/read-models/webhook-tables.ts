@@ -1,0 +1,63 @@
+import type { ColumnType } from 'kysely';
+import type { Timestamp } from './schema';
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+
+/** Subscriptions as the query API lists them (a projection of `webhook-<id>`). */
+export interface WebhooksTable {
+  webhook_id: string;
+  organization_id: string;
+  event_type: string;
+  url: string;
+  description: string | null;
+  is_active: boolean;
+  created_at: Timestamp;
+}
+
+/** The signing secret (`whsec_…`), written by the command API when the subscription is created. */
+export interface WebhookSecretsTable {
+  webhook_id: string;
+  secret: string;
+  created_at: Timestamp;
+}
+
+/** The dispatcher's own view of the subscriptions, kept in log order with the breaches it fans out, so a
+ *  breach reaches exactly the subscriptions active before it in the log. */
+export interface WebhookTargetsTable {
+  webhook_id: string;
+  organization_id: string;
+  url: string;
+  is_active: boolean;
+}
+
+/** One event to one subscription; its payload is fixed when recorded, so every retry sends the same body. */
+export interface WebhookDeliveriesTable {
+  event_id: string;
+  webhook_id: string;
+  policy_id: string;
+  payload: string;
+  /** pending, delivered, failed or abandoned. */
+  status: string;
+  attempt_count: number;
+  /** Due time of the next attempt; null once the delivery is settled. */
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  event_id: string;
+  webhook_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface WebhookTables {
+  webhooks: WebhooksTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_targets: WebhookTargetsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+}

@@ -1,0 +1,354 @@
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { type RunningService, startService } from '../support/service-process';
+import {
+  eventually,
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
+
+// trigger.breached webhooks over real HTTP: the all-in-one service on real PostgreSQL, with the dispatcher
+// in-process reading breaches from the event store, and a real receiver on 127.0.0.1 (hence
+// WEBHOOK_ALLOW_INSECURE). Retries are scaled down 1000× (5 s → 5 ms).
+
+const SERVICE_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_SCALE: '0.001', MONITOR_ENABLED: 'false' };
+const WEBHOOK_KEYS = ['created_at', 'description', 'event_type', 'is_active', 'organization_id', 'url', 'webhook_id'];
+
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const today = (): string => new Date().toISOString().slice(0, 10);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let sequence = 0;
+const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
+/** An insurer of an organization of its own, so each test sees only its own deliveries. */
+const newInsurer = (): Caller => ({
+  sub: `underwriter-${++sequence}`,
+  org: `org-${sequence}-${Date.now()}`,
+  roles: ['insurer'],
+});
+
+/** A flood-and-storm policy of `insurer` whose flood trigger is breached once evaluated: 5-day rainfall
+ *  180 mm against 150 → severity 0.2 → 2,000 of 10,000 USD. */
+const breachablePolicy = async (api: ApiClient, insurer: Caller) => {
+  const owner: Caller = { sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' };
+  const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+  expect(farm.status).toBe(201);
+  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+    field_id: `plot-${sequence}`,
+    name: 'North plot',
+    area_ha: 2.5,
+    location: { lat: -1.29, lon: 36.82 },
+  });
+  expect(field.status).toBe(201);
+  const termStart = addDays(today(), -5);
+  const policy = await api.post('/insurance/policies', insurer, {
+    farm_id: farm.body.farm_id,
+    field_id: field.body.field_id,
+    perils: ['flood', 'storm'],
+    sum_insured: 10000,
+    currency: 'USD',
+    term_start: termStart,
+    term_end: addDays(today(), 90),
+  });
+  expect(policy.status).toBe(201);
+  const readings = await api.post('/insurance/index-readings', dataProvider, {
+    readings: [40, 40, 40, 40, 20].map((value, offset) => ({
+      farm_id: farm.body.farm_id,
+      field_id: field.body.field_id,
+      index: 'rainfall_mm',
+      date: addDays(termStart, offset),
+      value,
+    })),
+  });
+  expect(readings.status).toBe(200);
+  return policy.body as { policy_id: string; farm_id: string; field_id: string };
+};
+
+const evaluate = async (api: ApiClient, insurer: Caller, policyId: string) => {
+  const response = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
+  expect(response.status).toBe(200);
+  return response.body;
+};
+
+const subscribe = async (api: ApiClient, insurer: Caller, url: string, description?: string) => {
+  const response = await api.post('/insurance/webhooks/trigger-events', insurer, { url, description });
+  expect(response.status).toBe(201);
+  return response.body as { webhook_id: string; raw_secret: string };
+};
+
+const verified = (secret: string, request: ReceivedWebhook): any =>
+  new Webhook(secret).verify(request.body, request.headers);
+
+describe('trigger.breached webhooks', () => {
+  let database: TestDatabase;
+  let service: RunningService;
+  let api: ApiClient;
+  let client: pg.Client;
+  let receiver: WebhookReceiver;
+
+  const count = async (table: string): Promise<number> =>
+    Number((await client.query<{ count: string }>(`select count(*) from ${table}`)).rows[0]!.count);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_webhooks');
+    service = await startService({ DATABASE_URL: database.url, ...SERVICE_ENV });
+    api = apiClient(service.baseUrl);
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    receiver = await startWebhookReceiver();
+  }, 120_000);
+
+  afterAll(async () => {
+    await receiver?.close();
+    await client?.end();
+    await service?.stop();
+    await database?.drop();
+  });
+
+  it('subscribes with a secret shown once, never listed', async () => {
+    const insurer = newInsurer();
+    const response = await api.post('/insurance/webhooks/trigger-events', insurer, {
+      url: receiver.url('/listed'),
+      description: 'claims desk',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe(`/insurance/webhooks/${response.body.webhook_id}`);
+    expect(Object.keys(response.body).sort()).toEqual([...WEBHOOK_KEYS, 'raw_secret'].sort());
+    expect(response.body).toMatchObject({
+      organization_id: insurer.org,
+      event_type: 'trigger.breached',
+      url: receiver.url('/listed'),
+      description: 'claims desk',
+      is_active: true,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
+    const secret: string = response.body.raw_secret;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+
+    const list = await api.get('/insurance/webhooks', insurer);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 1, page: 1, page_size: 20 });
+    expect(Object.keys(list.body.items[0]).sort()).toEqual(WEBHOOK_KEYS);
+    expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
+    expect((await api.get('/insurance/webhooks', newInsurer())).body).toMatchObject({ items: [], total: 0 });
+    const events = await client.query('select data::text from events where stream_id = $1', [
+      `webhook-${response.body.webhook_id}`,
+    ]);
+    expect(events.rows).toHaveLength(1);
+    expect(JSON.stringify(events.rows)).not.toContain(secret.slice(6));
+  });
+
+  it('refuses bad bodies with 400 and creates nothing', async () => {
+    const insurer = newInsurer();
+    const before = { events: await count('events'), secrets: await count('webhook_secrets') };
+    for (const [body, path] of [
+      [{}, 'url'],
+      [{ description: 'no url' }, 'url'],
+      [{ url: receiver.url('/x'), secret: 'mine' }, 'secret'],
+      [{ url: 'not a url' }, 'url'],
+      [{ url: 'ftp://hooks.example.com/x' }, 'url'],
+      [{ url: 'https://user:pw@hooks.example.com/x' }, 'url'],
+      [{ url: 42 }, 'url'],
+      [{ url: receiver.url('/x'), description: '' }, 'description'],
+    ] as const) {
+      const response = await api.post('/insurance/webhooks/trigger-events', insurer, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body).toMatchObject({ code: 'validation_failed' });
+      expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
+    }
+    const notInsurer = await api.post('/insurance/webhooks/trigger-events', dataProvider, { url: receiver.url('/x') });
+    expect(notInsurer.status).toBe(403);
+    const noOrg = await api.post(
+      '/insurance/webhooks/trigger-events',
+      { sub: 'u', roles: ['insurer'] },
+      {
+        url: receiver.url('/x'),
+      },
+    );
+    expect(noOrg.status).toBe(403);
+    expect({ events: await count('events'), secrets: await count('webhook_secrets') }).toEqual(before);
+    expect((await api.get('/insurance/webhooks', insurer)).body.total).toBe(0);
+  });
+
+  it('delivers a signed breach to the policy’s organization only, and an unchanged breach sends nothing new', async () => {
+    const insurer = newInsurer();
+    const rival = newInsurer();
+    const ours = await subscribe(api, insurer, receiver.url('/ours'));
+    await subscribe(api, rival, receiver.url('/rival'));
+    const policy = await breachablePolicy(api, insurer);
+    await evaluate(api, insurer, policy.policy_id);
+
+    const [request] = await eventually(() => receiver.received('/ours').length > 0 && receiver.received('/ours'));
+    const payload = verified(ours.raw_secret, request!);
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(payload).toEqual({
+      type: 'trigger.breached',
+      timestamp: expect.any(String),
+      data: {
+        event_id: request!.headers['webhook-id'],
+        policy_id: policy.policy_id,
+        organization_id: insurer.org,
+        farm_id: policy.farm_id,
+        field_id: policy.field_id,
+        peril: 'flood',
+        trigger_index: 'max_5day_rainfall_mm',
+        observed_value: 180,
+        threshold: 150,
+        severity: 0.2,
+        as_of: today(),
+        evaluation_id: expect.any(String),
+        payout: { payout_id: expect.any(String), amount: 2000, currency: 'USD', status: 'approved' },
+      },
+    });
+    const breach = await client.query<{ event_id: string }>(
+      `select metadata->>'event_id' as event_id from events where stream_id = $1 and event_type = 'TriggerBreached'`,
+      [`policy-${policy.policy_id}`],
+    );
+    expect(breach.rows.map((row) => row.event_id)).toEqual([request!.headers['webhook-id']]);
+    expect(() => verified(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, request!)).toThrow();
+
+    const deliveries = await eventually(async () => {
+      const response = await api.get(`/insurance/webhooks/${ours.webhook_id}/deliveries`, insurer);
+      return response.body.items?.[0]?.status === 'delivered' && response.body;
+    });
+    expect(deliveries).toMatchObject({
+      webhook_id: ours.webhook_id,
+      total: 1,
+      items: [
+        {
+          event_id: request!.headers['webhook-id'],
+          event_type: 'trigger.breached',
+          policy_id: policy.policy_id,
+          attempt_count: 1,
+          next_attempt_at: null,
+          attempts: [{ attempt: 1, status_code: 200, latency_ms: expect.any(Number), error: null }],
+        },
+      ],
+    });
+    const hidden = await api.get(`/insurance/webhooks/${ours.webhook_id}/deliveries`, rival);
+    expect(hidden.status).toBe(404);
+
+    const again = await evaluate(api, insurer, policy.policy_id);
+    expect(again.payout_count).toBe(0);
+    await pause(1500);
+    expect(receiver.received('/ours')).toHaveLength(1);
+    expect(receiver.received('/rival')).toHaveLength(0);
+  });
+
+  it('retries a 500 with the same webhook-id until it is delivered', async () => {
+    const insurer = newInsurer();
+    receiver.script('/flaky', [{ status: 500 }, { status: 503 }]);
+    const subscription = await subscribe(api, insurer, receiver.url('/flaky'));
+    const policy = await breachablePolicy(api, insurer);
+    await evaluate(api, insurer, policy.policy_id);
+
+    const requests = await eventually(() => receiver.received('/flaky').length >= 3 && receiver.received('/flaky'));
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(requests.map((request) => request.body)).size).toBe(1);
+    for (const request of requests)
+      expect(verified(subscription.raw_secret, request).data.policy_id).toBe(policy.policy_id);
+    const deliveries = await eventually(async () => {
+      const response = await api.get(`/insurance/webhooks/${subscription.webhook_id}/deliveries`, insurer);
+      return response.body.items?.[0]?.status === 'delivered' && response.body;
+    });
+    expect(deliveries.items[0]).toMatchObject({
+      attempt_count: 3,
+      attempts: [
+        { attempt: 1, status_code: 500, error: 'receiver answered 500' },
+        { attempt: 2, status_code: 503, error: 'receiver answered 503' },
+        { attempt: 3, status_code: 200, error: null },
+      ],
+    });
+  });
+
+  it('deactivates the subscription when the receiver answers 410, and sends it nothing more', async () => {
+    const insurer = newInsurer();
+    receiver.script('/gone', [{ status: 410 }]);
+    const subscription = await subscribe(api, insurer, receiver.url('/gone'));
+    await evaluate(api, insurer, (await breachablePolicy(api, insurer)).policy_id);
+
+    await eventually(async () => {
+      const list = await api.get('/insurance/webhooks', insurer);
+      return list.body.items[0]?.is_active === false;
+    });
+    const events = await client.query<{ data: any; actor: string }>(
+      `select data, metadata->>'actor' as actor from events where stream_id = $1 order by stream_revision`,
+      [`webhook-${subscription.webhook_id}`],
+    );
+    expect(events.rows[1]).toMatchObject({ data: { reason: 'endpoint_gone' }, actor: 'system:webhook-dispatcher' });
+    const deliveries = await api.get(`/insurance/webhooks/${subscription.webhook_id}/deliveries`, insurer);
+    expect(deliveries.body.items[0]).toMatchObject({ status: 'failed', attempts: [{ status_code: 410 }] });
+
+    await evaluate(api, insurer, (await breachablePolicy(api, insurer)).policy_id);
+    await pause(1500);
+    expect(receiver.received('/gone')).toHaveLength(1);
+  });
+
+  it('deletes a subscription: 204, inactive in the list, no more deliveries; another organization gets 404', async () => {
+    const insurer = newInsurer();
+    const subscription = await subscribe(api, insurer, receiver.url('/deleted'));
+    const stranger = await api.delete(`/insurance/webhooks/${subscription.webhook_id}`, newInsurer());
+    expect(stranger.status).toBe(404);
+    expect((await api.get('/insurance/webhooks', insurer)).body.items[0].is_active).toBe(true);
+
+    const deleted = await api.delete(`/insurance/webhooks/${subscription.webhook_id}`, insurer);
+    expect(deleted.status).toBe(204);
+    expect((await api.get('/insurance/webhooks', insurer)).body.items[0].is_active).toBe(false);
+    expect((await api.delete(`/insurance/webhooks/${subscription.webhook_id}`, insurer)).status).toBe(204);
+    expect((await api.delete('/insurance/webhooks/no-such-webhook', insurer)).status).toBe(404);
+
+    await evaluate(api, insurer, (await breachablePolicy(api, insurer)).policy_id);
+    await pause(1500);
+    expect(receiver.received('/deleted')).toHaveLength(0);
+  });
+});
+
+describe('webhook delivery across a restart', () => {
+  let database: TestDatabase;
+  let receiver: WebhookReceiver;
+  let service: RunningService | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_webhooks_restart');
+    receiver = await startWebhookReceiver();
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('delivers a breach whose first attempt was cut short by a stop (at least once)', async () => {
+    service = await startService({ DATABASE_URL: database.url, ...SERVICE_ENV });
+    let api = apiClient(service.baseUrl);
+    const insurer = newInsurer();
+    // The receiver sits on the first request long enough for the service to be stopped under it.
+    receiver.script('/slow', [{ status: 200, delayMs: 10_000 }]);
+    const subscription = await subscribe(api, insurer, receiver.url('/slow'));
+    await evaluate(api, insurer, (await breachablePolicy(api, insurer)).policy_id);
+    await eventually(() => receiver.received('/slow').length === 1);
+    const stopping = Date.now();
+    await service.stop();
+    // Stopped while the receiver still held the request: the attempt was cut short, not waited for.
+    expect(Date.now() - stopping).toBeLessThan(8_000);
+
+    service = await startService({ DATABASE_URL: database.url, ...SERVICE_ENV });
+    api = apiClient(service.baseUrl);
+    const requests = await eventually(() => receiver.received('/slow').length >= 2 && receiver.received('/slow'));
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    for (const request of requests) verified(subscription.raw_secret, request);
+    const deliveries = await eventually(async () => {
+      const response = await api.get(`/insurance/webhooks/${subscription.webhook_id}/deliveries`, insurer);
+      return response.body.items?.[0]?.status === 'delivered' && response.body;
+    });
+    expect(deliveries).toMatchObject({ total: 1, items: [{ attempts: [{ attempt: 1, status_code: 200 }] }] });
+  }, 120_000);
+});
