@@ -1,5 +1,5 @@
 import { expirePolicy, expiryDate, nextMonitoringDate, utcDate } from '@cropcover/domain';
-import { handleCommand, loadAggregate } from '../../handle-command';
+import { handleCommand, loadStream } from '../../handle-command';
 import { liveEvaluation } from '../policies/evaluate/live-evaluation';
 import { policyAggregate, policyStream } from '../policy-stream';
 import { monitorContext } from './monitor-context';
@@ -21,13 +21,14 @@ export const monitorPolicy = async (
   tickId: string,
 ): Promise<PolicyMonitoring> => {
   const stream = policyStream(policyId);
-  const state = await loadAggregate(deps.eventStore, stream, policyAggregate);
+  const loaded = await loadStream(deps.eventStore, stream, policyAggregate);
+  const { state } = loaded;
   if (state.status === 'not_issued') throw new Error(`policy ${policyId} is in the read model but not in the log`);
   const context = monitorContext(state.issued.organization_id, now, tickId);
   const today = utcDate(now);
   const due = nextMonitoringDate(state);
   const evaluated = due !== undefined && due <= today;
-  if (evaluated) await liveEvaluation(deps, context, policyId);
+  if (evaluated) await liveEvaluation(deps, context, policyId, loaded);
   if (state.status !== 'active' || today < expiryDate(state)) return { evaluated, expired: false };
   // Decided on the stream as it is after the evaluation: a payout it just made keeps the policy claimed.
   const outcome = await handleCommand(

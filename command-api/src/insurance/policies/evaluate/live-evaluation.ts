@@ -1,11 +1,11 @@
 import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
-import { evaluatePolicy, evaluationResult, readingsNeeded, visiblePolicy } from '@cropcover/domain';
+import { evaluatePolicy, evaluationResult, type Policy, readingsNeeded, visiblePolicy } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
 import { loadReadingHistory } from '@cropcover/projector';
 import { v7 as uuidv7 } from 'uuid';
 import type { CommandApiDeps } from '../../../command-api-deps';
 import type { CommandContext } from '../../../command-context';
-import { handleCommand, loadAggregate } from '../../../handle-command';
+import { handleCommand, type LoadedStream, loadStream } from '../../../handle-command';
 import { policyAggregate, policyStream } from '../../policy-stream';
 
 export interface LiveEvaluation {
@@ -21,9 +21,11 @@ export const liveEvaluation = async (
   deps: Pick<CommandApiDeps, 'eventStore' | 'db'>,
   context: CommandContext,
   policyId: string,
+  alreadyLoaded?: LoadedStream<Policy>,
 ): Promise<LiveEvaluation> => {
   const stream = policyStream(policyId);
-  const policy = visiblePolicy(await loadAggregate(deps.eventStore, stream, policyAggregate), context.actor);
+  const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
+  const policy = visiblePolicy(loaded.state, context.actor);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
   const readings = await loadReadingHistory(deps.db, {
     farmId: policy.issued.farm_id,
@@ -44,6 +46,7 @@ export const liveEvaluation = async (
       return decided;
     },
     context,
+    loaded,
   );
   return {
     result: evaluationResult(visiblePolicy(outcome.state, context.actor), decided),

@@ -1,6 +1,7 @@
 import { PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
+  initialPolicy,
   issuePolicy,
   linkFarmToOrganization,
   policyView,
@@ -11,7 +12,7 @@ import type { RequestHandler } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
-import { handleCommand, loadAggregate } from '../../../handle-command';
+import { handleCommand, loadStream } from '../../../handle-command';
 import { awaitReadModels } from '../../../read-your-writes';
 import { farmAggregate, farmStream } from '../../../registry/streams';
 import { requireInsurer } from '../../insurer';
@@ -26,7 +27,7 @@ export const issuePolicyRoute =
     const context = commandContextOf(req, deps.clock.now());
     const organizationId = requireInsurer(context.principal);
     const request = parseBody(PolicyIssueRequest, req);
-    const farm = await loadAggregate(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+    const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
     const history = await loadPricingHistory(deps.db, {
       farmId: request.farm_id,
       fieldId: request.field_id,
@@ -44,7 +45,7 @@ export const issuePolicyRoute =
             policyId,
             environment: deps.environment,
             request,
-            farm,
+            farm: farm.state,
             history,
             settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
             now: context.now,
@@ -52,6 +53,8 @@ export const issuePolicyRoute =
           state,
         ),
       context,
+      // A fresh UUID v7: the stream cannot exist yet, so there is nothing to read.
+      { state: initialPolicy, expected: 'no_stream' },
     );
     // A second append on another stream, not one transaction: the policy is the source of truth and
     // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
@@ -62,6 +65,7 @@ export const issuePolicyRoute =
       farmAggregate,
       (state) => linkFarmToOrganization({ organizationId, now: context.now }, state),
       context,
+      farm,
     );
     await awaitReadModels(deps.readYourWrites, res, linked.appended?.position ?? issued.appended?.position);
     res
