@@ -1,0 +1,223 @@
+import { loadavg } from 'node:os';
+import { createTestDatabase } from '@cropcover/runtime/testing';
+import autocannon from 'autocannon';
+import { tokenFor } from '../src/support/api-client';
+import { startService } from '../src/support/service-process';
+
+// Quote (burning cost over 30 seasons), issue (with read-your-writes) and live evaluation of a
+// four-peril policy, against the all-in-one service started as the README does. The field has 30 years
+// of daily rainfall, NDVI and wind readings (~33,000), with droughts, floods, vegetation stress and
+// storms in a few past seasons so every peril is priced by burning cost on non-zero severities.
+// A four-peril cover over that field takes seconds to price, so its quote and issue run one request at
+// a time; the same quote without vegetation stress, and an issue on a field without readings (base
+// rate), run at full concurrency to show the rest of the pricing and the cost of the issue itself.
+// Run: npx tsx test/bench/insurance-http.ts   (TEST_DATABASE_URL defaults to the local server)
+
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const YEARS = 30;
+const READINGS_PER_REQUEST = 10_000;
+/** Live evaluations rotate over this many policies, so concurrent requests rarely race on one stream. */
+const EVALUATED_POLICIES = 8;
+/** Requests of the runs that price the whole cover over 30 seasons, one at a time: each takes seconds. */
+const SLOW_REQUESTS = 6;
+const PERILS = ['drought', 'flood', 'vegetation_stress', 'storm'] as const;
+const DAY_MS = 86_400_000;
+
+const dateOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const todayMs = Date.parse(`${dateOf(Date.now())}T00:00:00Z`);
+// The longest term allowed, starting as far back as allowed, so the live evaluation has readings.
+const termStartMs = todayMs - 7 * DAY_MS;
+const term = { term_start: dateOf(termStartMs), term_end: dateOf(termStartMs + 364 * DAY_MS) };
+
+/** Past seasons (1 = last year's term) in which each peril's index goes over its trigger. */
+const DROUGHT_SEASONS = new Set([4, 13, 22]);
+const FLOOD_SEASONS = new Set([7, 19, 27]);
+const VEGETATION_STRESS_SEASONS = new Set([4, 10, 13, 22]);
+const STORM_SEASONS = new Set([9, 16, 25]);
+
+/** Deterministic, so every run prices the same history. */
+const random = (() => {
+  let state = 0x2f6e2b1;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+})();
+const round = (value: number, places: number): number => Math.round(value * 10 ** places) / 10 ** places;
+
+interface Reading {
+  readonly date: string;
+  readonly index: 'rainfall_mm' | 'ndvi' | 'wind_speed_ms';
+  readonly value: number;
+}
+
+/** Bimodal rains (~3.6 mm/day on average, no day above 28 mm), NDVI following the rains, light wind. */
+const dailyReadings = (ms: number): Reading[] => {
+  const date = dateOf(ms);
+  const season = ms >= termStartMs ? 0 : Math.ceil((termStartMs - ms) / DAY_MS / 365.2425);
+  const dayOfSeason = Math.round((((ms - termStartMs) / DAY_MS) % 365.2425) + 365.2425) % 365;
+  const wetness = 0.5 + 0.5 * Math.sin((4 * Math.PI * dayOfSeason) / 365);
+  let rainfall = random() < 0.2 + 0.4 * wetness ? Math.min(28, -Math.log(1 - random()) * 9) : 0;
+  if (DROUGHT_SEASONS.has(season)) rainfall *= 0.45;
+  if (FLOOD_SEASONS.has(season) && dayOfSeason >= 120 && dayOfSeason < 125) rainfall = 45;
+  let ndvi = 0.55 + 0.15 * wetness + (random() - 0.5) * 0.06;
+  if (VEGETATION_STRESS_SEASONS.has(season) && dayOfSeason >= 150 && dayOfSeason < 210) ndvi -= 0.3;
+  let wind = 3 + 4 * random() + (random() < 0.03 ? 8 * random() : 0);
+  if (STORM_SEASONS.has(season) && dayOfSeason === 200) wind = 32;
+  return [
+    { date, index: 'rainfall_mm', value: round(rainfall, 1) },
+    { date, index: 'ndvi', value: round(ndvi, 3) },
+    { date, index: 'wind_speed_ms', value: round(wind, 1) },
+  ];
+};
+
+const database = await createTestDatabase('bench_insurance_http');
+const service = await startService({
+  DATABASE_URL: database.url,
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  MONITOR_ENABLED: 'false',
+  LOG_LEVEL: 'warn',
+});
+let peakRssBytes = 0;
+const sampleMemory = async () => {
+  const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  const match = /^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
+  if (match?.[1]) peakRssBytes = Math.max(peakRssBytes, Number(match[1]));
+};
+// While a request holds the event loop, the server may drop the sampler's idle keep-alive connection;
+// such a sample is skipped, and counted so the figure's coverage is known.
+let failedSamples = 0;
+const sampler = setInterval(
+  () =>
+    void sampleMemory().catch(() => {
+      failedSamples += 1;
+    }),
+  250,
+);
+
+const headersFor = async (caller: Parameters<typeof tokenFor>[0]) => ({
+  authorization: `Bearer ${await tokenFor(caller)}`,
+  'content-type': 'application/json',
+});
+const post = async (path: string, headers: Record<string, string>, body: unknown) => {
+  const response = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, any>;
+};
+
+try {
+  const farmer = await headersFor({ sub: 'bench-farmer', givenName: 'Bench', familyName: 'Mark' });
+  const insurer = await headersFor({ sub: 'bench-underwriter', org: 'org-bench', roles: ['insurer'] });
+  const provider = await headersFor({ sub: 'bench-feed', org: 'org-data', roles: ['data_provider'] });
+
+  const { farm_id } = await post('/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
+  const fieldBody = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, crop_type: 'maize' };
+  const { field_id } = await post(`/farms/${farm_id}/fields`, farmer, { ...fieldBody, field_id: 'north' });
+  // A field without readings: its covers are priced at the base rate, which isolates the cost of the
+  // issue itself (appends and the read-your-writes wait) from the pricing.
+  await post(`/farms/${farm_id}/fields`, farmer, { ...fieldBody, field_id: 'south' });
+  const readings: (Reading & { farm_id: string; field_id: string })[] = [];
+  for (let ms = todayMs - Math.round(YEARS * 365.2425) * DAY_MS; ms <= todayMs; ms += DAY_MS) {
+    for (const reading of dailyReadings(ms)) readings.push({ farm_id, field_id, ...reading });
+  }
+  const seeding = performance.now();
+  for (let at = 0; at < readings.length; at += READINGS_PER_REQUEST) {
+    await post('/insurance/index-readings', provider, { readings: readings.slice(at, at + READINGS_PER_REQUEST) });
+  }
+  console.log(
+    `Seeded ${readings.length} readings (${readings[0]?.date} to ${readings.at(-1)?.date}) in ${((performance.now() - seeding) / 1000).toFixed(1)} s.`,
+  );
+
+  const cover = { farm_id, field_id, perils: PERILS, sum_insured: 100_000, currency: 'KES', ...term };
+  const quote = await post('/insurance/quote', insurer, cover);
+  console.log(`Quote: rate ${quote.rate}, premium ${quote.premium}, breakdown ${JSON.stringify(quote.breakdown)}`);
+  for (const peril of PERILS) {
+    const pricing = quote.breakdown[peril] as { method: string; seasons_used: number } | undefined;
+    if (pricing?.method !== 'burning_cost' || pricing.seasons_used < 10)
+      throw new Error(`${peril} is not priced by burning cost over at least 10 seasons`);
+  }
+
+  const run = (options: autocannon.Options) =>
+    autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, timeout: 120, ...options });
+  const oneAtATime = (options: autocannon.Options) => run({ connections: 1, amount: SLOW_REQUESTS, ...options });
+  const postTo = (path: string, body: unknown): autocannon.Options => ({
+    url: `${service.baseUrl}${path}`,
+    method: 'POST',
+    headers: insurer,
+    body: JSON.stringify(body),
+  });
+  const withoutVegetation = { ...cover, perils: ['drought', 'flood', 'storm'] };
+  const quoteAll = postTo('/insurance/quote', cover);
+  const quoteWithoutVegetation = postTo('/insurance/quote', withoutVegetation);
+  const issueBaseRate = postTo('/insurance/policies', { ...cover, field_id: 'south' });
+  const policyIds: string[] = [];
+  const issueAll: autocannon.Options = {
+    url: service.baseUrl,
+    requests: [
+      {
+        method: 'POST',
+        path: '/insurance/policies',
+        headers: insurer,
+        body: JSON.stringify({ ...cover, crop_type: 'maize' }),
+        onResponse: (status, body) => {
+          if (status === 201) policyIds.push((JSON.parse(body) as { policy_id: string }).policy_id);
+        },
+      },
+    ],
+  };
+  let evaluation = 0;
+  const evaluate: autocannon.Options = {
+    url: service.baseUrl,
+    requests: [
+      {
+        method: 'POST',
+        headers: insurer,
+        body: '{}',
+        setupRequest: (request) => ({
+          ...request,
+          path: `/insurance/policies/${policyIds[evaluation++ % policyIds.length]}/evaluate`,
+        }),
+      },
+    ],
+  };
+
+  // Warm up: the JIT settles and the readings are in the buffer cache.
+  await run({ ...quoteWithoutVegetation, duration: 3 });
+  await run({ ...issueBaseRate, duration: 3 });
+  const loadBefore = loadavg().map((load) => load.toFixed(2));
+
+  const issues = await oneAtATime({ ...issueAll, amount: EVALUATED_POLICIES });
+  const firstEvaluation = await post(`/insurance/policies/${policyIds[0]}/evaluate`, insurer, {});
+  console.log(
+    `Evaluation: ${firstEvaluation.triggers_evaluated} of ${firstEvaluation.triggers_total} perils evaluated, skipped ${JSON.stringify(firstEvaluation.skipped_perils ?? [])}, total_payout ${firstEvaluation.total_payout}`,
+  );
+  await run({ ...evaluate, duration: 3 });
+  const evaluations = await run(evaluate);
+  const quotes = await oneAtATime(quoteAll);
+  const quotesWithoutVegetation = await run(quoteWithoutVegetation);
+  const issuesBaseRate = await run(issueBaseRate);
+  await sampleMemory();
+  const loadAfter = loadavg().map((load) => load.toFixed(2));
+
+  const row = (label: string, result: autocannon.Result) =>
+    `| ${label} | ${result.connections} | ${result.requests.total} | ${result.requests.average} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} | ${result.errors + result.timeouts} |`;
+  console.log(`Load average (1, 5, 15 min) before the runs: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}`);
+  console.log(`${DURATION_SECONDS} s per timed run.`);
+  console.log('| scenario | connections | requests | requests/s | p50 ms | p99 ms | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(row(`POST /insurance/policies/{id}/evaluate (live, over ${policyIds.length} policies)`, evaluations));
+  console.log(row('POST /insurance/quote, 4 perils, burning cost over 30 seasons', quotes));
+  console.log(row('POST /insurance/quote, drought+flood+storm, burning cost over 30 seasons', quotesWithoutVegetation));
+  console.log(row('POST /insurance/policies, 4 perils, burning cost over 30 seasons', issues));
+  console.log(row('POST /insurance/policies, 4 perils, base rate (field without readings)', issuesBaseRate));
+  console.log(
+    `Peak RSS of the all-in-one process: ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB (${failedSamples} samples failed)`,
+  );
+} finally {
+  clearInterval(sampler);
+  await service.stop();
+  await database.drop();
+}
