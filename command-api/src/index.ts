@@ -7,6 +7,11 @@ export {
   type PolicyMonitorOptions,
   startPolicyMonitor,
 } from './insurance/monitor/policy-monitor';
+export { configuredBreachSource } from './insurance/webhook-dispatcher/configured-breach-source';
+export {
+  BREACH_CONSUMER_GROUP,
+  type KafkaBreachSource,
+} from './insurance/webhook-dispatcher/kafka-breach-consumer';
 export {
   startWebhookDispatcher,
   type WebhookDispatcher,

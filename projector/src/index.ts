@@ -10,6 +10,7 @@ export {
 } from './integration-publisher/integration-publisher';
 export { PUBLISH_LAG_EVENTS_METRIC, PUBLISH_LAG_SECONDS_METRIC } from './integration-publisher/publish-lag-metrics';
 export type * from './kafka/kafka-client';
+export { configuredKafkaReadiness, kafkaReadinessCheck } from './kafka/kafka-readiness';
 export { createKafkajsClient, type KafkajsClientOptions } from './kafka/kafkajs-client';
 export { LAG_EVENTS_METRIC, LAG_SECONDS_METRIC } from './lag-metrics';
 export { migrateReadModels } from './migrations/migrate-read-models';

@@ -1,6 +1,7 @@
 import { ConfigError, createLogger, loadConfigOrExit, stopOnSignals } from '@cropcover/runtime';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startConfiguredIntegrationPublisher } from './integration-publisher/configured-publisher';
+import { configuredKafkaReadiness } from './kafka/kafka-readiness';
 import { startOpsServer } from './ops-server';
 import { startProjector } from './projector';
 import { connectProjector } from './projector-connections';
@@ -23,8 +24,8 @@ const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 const projector = await startProjector({ ...connections, projections: readModelProjections, logger, metricsRegistry });
 const publisher = await startConfiguredIntegrationPublisher(config, { ...connections, logger, metricsRegistry });
-const opsServer = await startOpsServer(metricsRegistry, config.port);
-logger.info({ port: opsServer.port }, 'projector serving /healthz and /metrics');
+const opsServer = await startOpsServer(metricsRegistry, config.port, configuredKafkaReadiness(config, logger));
+logger.info({ port: opsServer.port }, 'projector serving /healthz, /readyz and /metrics');
 
 stopOnSignals(logger, async () => {
   await opsServer.close();

@@ -1,5 +1,6 @@
 import {
   COMMAND_BODY_LIMITS,
+  configuredBreachSource,
   createCommandRouter,
   refusalToProblem,
   startPolicyMonitor,
@@ -9,6 +10,7 @@ import { buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import {
+  configuredKafkaReadiness,
   createReadModelConsistency,
   migrateReadModels,
   type ReadModels,
@@ -71,7 +73,7 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
     config,
     logger,
     metrics,
-    readiness: [databaseReadinessCheck(pool)],
+    readiness: [databaseReadinessCheck(pool), ...configuredKafkaReadiness(config, logger)],
     openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
     largerBodyLimits: COMMAND_BODY_LIMITS,
   });
@@ -109,6 +111,7 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
     allowInsecure: config.webhookAllowInsecure,
     retryScale: config.webhookRetryScale,
     metricsRegistry: metrics.registry,
+    kafka: configuredBreachSource(config, logger),
   });
   return {
     port: http.port,

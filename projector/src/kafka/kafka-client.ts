@@ -33,6 +33,8 @@ export interface ConsumerGroupOptions {
   readonly topics: readonly string[];
   /** Where a group without committed offsets starts: the oldest message, or only new ones. */
   readonly fromBeginning: boolean;
+  /** Partitions whose messages are handled at the same time (default 1); each partition stays in order. */
+  readonly partitionsAtOnce?: number;
   /** Called in order per partition; its offset is committed after it resolves. A rejection redelivers. */
   readonly onMessage: (message: IncomingMessage) => Promise<void>;
 }
@@ -52,4 +54,6 @@ export interface KafkaClient {
   /** Creates the topics that do not exist yet; existing ones are left as they are. */
   ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
   joinConsumerGroup(options: ConsumerGroupOptions): Promise<ConsumerGroupMember>;
+  /** Resolves when a broker describes the cluster; rejects at the first failure, without retrying. */
+  describeCluster(): Promise<void>;
 }

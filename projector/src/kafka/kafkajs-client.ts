@@ -47,6 +47,16 @@ export const createKafkajsClient = ({ brokers, clientId, logger }: KafkajsClient
     logCreator: logTo(logger),
   });
 
+  // No retries and a short connection timeout: a readiness probe answers within its own timeout, and
+  // must not leave attempts running behind it.
+  const probe = new Kafka({
+    clientId,
+    brokers: [...brokers],
+    connectionTimeout: 1_000,
+    retry: { retries: 0 },
+    logLevel: logLevel.NOTHING,
+  });
+
   return {
     connectProducer: async (): Promise<KafkaProducer> => {
       const producer = kafka.producer({
@@ -89,11 +99,12 @@ export const createKafkajsClient = ({ brokers, clientId, logger }: KafkajsClient
       }
     },
 
-    joinConsumerGroup: async ({ groupId, topics, fromBeginning, onMessage }) => {
+    joinConsumerGroup: async ({ groupId, topics, fromBeginning, partitionsAtOnce = 1, onMessage }) => {
       const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
       await consumer.connect();
       await consumer.subscribe({ topics: [...topics], fromBeginning });
       await consumer.run({
+        partitionsConsumedConcurrently: partitionsAtOnce,
         eachMessage: async ({ topic, partition, message }) => {
           const incoming: IncomingMessage = {
             topic,
@@ -107,6 +118,16 @@ export const createKafkajsClient = ({ brokers, clientId, logger }: KafkajsClient
         },
       });
       return { stop: () => consumer.disconnect() };
+    },
+
+    describeCluster: async () => {
+      const admin = probe.admin();
+      await admin.connect();
+      try {
+        await admin.describeCluster();
+      } finally {
+        await admin.disconnect();
+      }
     },
   };
 };

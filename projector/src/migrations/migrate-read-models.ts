@@ -6,6 +6,7 @@ import { indexReadings } from './0002-index-readings';
 import { policyReadModels } from './0003-policy-read-models';
 import { idempotencyKeys } from './0004-idempotency-keys';
 import { webhookTables } from './0005-webhooks';
+import { webhookTargetPositions } from './0006-webhook-target-positions';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-policy-read-models': policyReadModels,
   '0004-idempotency-keys': idempotencyKeys,
   '0005-webhooks': webhookTables,
+  '0006-webhook-target-positions': webhookTargetPositions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -28,6 +28,9 @@ export interface WebhookTargetsTable {
   organization_id: string;
   url: string;
   is_active: boolean;
+  /** The position of its WebhookSubscriptionCreated in the log, as numeric text. */
+  created_commit_position: string;
+  created_prepare_position: string;
 }
 
 /** One event to one subscription; its payload is fixed when recorded, so every retry sends the same body. */

@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import { attemptDueDelivery } from './delivery-attempt';
 import { deliveryRecorder } from './delivery-recorder';
 import { createDispatcherMetrics } from './dispatcher-metrics';
+import { consumeBreachesFromKafka, type KafkaBreachSource } from './kafka-breach-consumer';
 import { createWebhookSender } from './webhook-request';
 
 /** Deliveries sent at once by one process; each holds a database connection while it waits for its receiver. */
@@ -23,6 +24,8 @@ export interface WebhookDispatcherOptions {
   /** WEBHOOK_RETRY_SCALE: multiplies the retry delays. */
   readonly retryScale: number;
   readonly metricsRegistry?: Registry;
+  /** KAFKA_BROKERS set: breaches are consumed from Kafka rather than taken from the log. */
+  readonly kafka?: KafkaBreachSource;
 }
 
 export interface WebhookDispatcher {
@@ -30,8 +33,8 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-/** The webhook dispatcher without Kafka (SPEC §3): records breaches from the event store subscription
- *  into `webhook_deliveries`, and sends what is due with retries. All its state is in PostgreSQL, so it
+/** The webhook dispatcher (SPEC §7): records breaches, from Kafka when configured and else from the event
+ *  store subscription, into `webhook_deliveries`, and sends what is due with retries. All its state is in PostgreSQL, so it
  *  survives restarts, and any number of dispatchers may run side by side. */
 export const startWebhookDispatcher = async ({
   eventStore,
@@ -41,6 +44,7 @@ export const startWebhookDispatcher = async ({
   allowInsecure,
   retryScale,
   metricsRegistry,
+  kafka,
 }: WebhookDispatcherOptions): Promise<WebhookDispatcher> => {
   const metrics = createDispatcherMetrics(db, metricsRegistry);
   const stopping = new AbortController();
@@ -77,17 +81,28 @@ export const startWebhookDispatcher = async ({
   const recorder = await startProjector({
     eventStore,
     db,
-    projections: [deliveryRecorder(eventStore, clock)],
+    projections: [deliveryRecorder(eventStore, clock, { breachesFromLog: !kafka })],
     logger,
   });
   // Once a batch has committed, its new deliveries are due at once.
   recorder.onAdvanced(wakeSenders);
+  const breachConsumer = kafka
+    ? consumeBreachesFromKafka(kafka, {
+        eventStore,
+        db,
+        clock,
+        logger,
+        stopping: stopping.signal,
+        onRecorded: wakeSenders,
+      })
+    : undefined;
   const senders = Array.from({ length: SENDERS }, runSender);
-  logger.info({ allowInsecure, retryScale }, 'webhook dispatcher started');
+  logger.info({ allowInsecure, retryScale, breachesFrom: kafka ? 'kafka' : 'log' }, 'webhook dispatcher started');
   return {
     stop: async () => {
       stopping.abort(new Error('webhook dispatcher stopping'));
       wakeSenders();
+      await breachConsumer?.stop();
       await Promise.all(senders);
       await recorder.stop();
       logger.info('webhook dispatcher stopped');

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { promisify } from 'node:util';
+import { createPostgresEventStore } from '@cropcover/eventstore';
+import { policyStory, policyStream } from '@cropcover/projector/testing';
+import { createLogger, createPool } from '@cropcover/runtime';
+import { createTestDatabase } from '@cropcover/runtime/testing';
+import { apiClient, type Caller } from '../src/support/api-client';
+import { repositoryRoot, startService } from '../src/support/service-process';
+
+// trigger.breached webhooks through Kafka: the all-in-one service with KAFKA_BROKERS (publisher → topic
+// cropcover.trigger-breaches.v1 → dispatcher's consumer group → HTTP), a receiver on 127.0.0.1 that
+// answers 200 at once and notes each arrival.
+// 1. Latency: 200 breaches, one evaluation every 100 ms over HTTP; from the evaluate response to arrival.
+// 2. Throughput: 1,000 breached policies appended straight to the event store in one go (seeding, not
+//    HTTP: 4,000 requests would measure the API instead), timed from the first arrival to the last.
+// Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts
+
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const LATENCY_BREACHES = Number(process.env.BENCH_LATENCY_BREACHES ?? 200);
+const LATENCY_SPACING_MS = 100;
+const BURST_BREACHES = Number(process.env.BENCH_BURST_BREACHES ?? 1_000);
+const DAY_MS = 86_400_000;
+
+const dateOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+const arrivals = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const at = performance.now();
+    const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { policy_id: string } };
+    if (!arrivals.has(data.policy_id)) arrivals.set(data.policy_id, at);
+    res.writeHead(200).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const database = await createTestDatabase('bench_webhook_delivery');
+const service = await startService({
+  DATABASE_URL: database.url,
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  WEBHOOK_ALLOW_INSECURE: 'true',
+  MONITOR_ENABLED: 'false',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+});
+const api = apiClient(service.baseUrl);
+
+let peakServiceRss = 0;
+let peakBrokerRss = 0;
+const brokerPid = readFileSync(`${repositoryRoot}.kafka/broker.pid`, 'utf8').trim();
+const sampleRss = async (): Promise<void> => {
+  const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0);
+  peakServiceRss = Math.max(peakServiceRss, rss);
+  const { stdout } = await promisify(execFile)('ps', ['-o', 'rss=', '-p', brokerPid]);
+  peakBrokerRss = Math.max(peakBrokerRss, Number(stdout.trim()) * 1024);
+};
+const sampler = setInterval(() => void sampleRss().catch(() => {}), 500);
+
+try {
+  const insurer: Caller = { sub: 'underwriter-bench', org: 'org-bench', roles: ['insurer'] };
+  const owner: Caller = { sub: 'farmer-bench', givenName: 'Amina', familyName: 'Otieno' };
+  const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
+  const subscription = await api.post('/insurance/webhooks/trigger-events', insurer, { url: receiverUrl });
+  if (subscription.status !== 201) throw new Error(`subscribe: ${subscription.status}`);
+
+  // 1. Latency: one field with 180 mm over 5 days (flood trigger 150 mm), many policies on it.
+  const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+    field_id: 'plot-1',
+    name: 'North plot',
+    area_ha: 2.5,
+    location: { lat: -1.29, lon: 36.82 },
+  });
+  const termStartMs = Date.parse(`${dateOf(Date.now())}T00:00:00Z`) - 5 * DAY_MS;
+  const readings = await api.post('/insurance/index-readings', dataProvider, {
+    readings: [40, 40, 40, 40, 20].map((value, offset) => ({
+      farm_id: farm.body.farm_id,
+      field_id: field.body.field_id,
+      index: 'rainfall_mm',
+      date: dateOf(termStartMs + offset * DAY_MS),
+      value,
+    })),
+  });
+  if (readings.status !== 200) throw new Error(`readings: ${readings.status}`);
+  const policyIds: string[] = [];
+  for (let i = 0; i < LATENCY_BREACHES; i += 1) {
+    const policy = await api.post('/insurance/policies', insurer, {
+      farm_id: farm.body.farm_id,
+      field_id: field.body.field_id,
+      perils: ['flood'],
+      sum_insured: 10000,
+      currency: 'USD',
+      term_start: dateOf(termStartMs),
+      term_end: dateOf(termStartMs + 90 * DAY_MS),
+    });
+    if (policy.status !== 201) throw new Error(`issue: ${policy.status} ${JSON.stringify(policy.body)}`);
+    policyIds.push(policy.body.policy_id);
+  }
+  const answered = new Map<string, number>();
+  const evaluations = policyIds.map(async (policyId, i) => {
+    await pause(i * LATENCY_SPACING_MS);
+    const response = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
+    if (response.status !== 200) throw new Error(`evaluate: ${response.status}`);
+    answered.set(policyId, performance.now());
+  });
+  await Promise.all(evaluations);
+  while (policyIds.some((id) => !arrivals.has(id))) await pause(50);
+  const latencies = policyIds
+    .map((id) => Math.max(0, (arrivals.get(id) ?? 0) - (answered.get(id) ?? 0)))
+    .sort((a, b) => a - b);
+
+  // 2. Throughput: 1,000 breaches logged at once, in policies of the subscribed organization.
+  const pool = createPool(database.url, createLogger({ level: 'silent' }), { max: 8 });
+  const eventStore = createPostgresEventStore({ pool });
+  const burst = Array.from({ length: BURST_BREACHES }, (_, i) => {
+    const story = policyStory({
+      policyId: `burst-${i}`,
+      organizationId: insurer.org ?? '',
+      perils: ['flood'],
+      termStart: '2026-04-01',
+      termEnd: '2026-04-30',
+      issuedAt: '2026-03-28T08:00:00.000Z',
+    });
+    story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+    return { id: `burst-${i}`, events: story.takeNew() };
+  });
+  const seeded = performance.now();
+  for (let i = 0; i < burst.length; i += 50)
+    await Promise.all(
+      burst.slice(i, i + 50).map(({ id, events }) => eventStore.append(policyStream(id), events, 'no_stream')),
+    );
+  const seedMs = performance.now() - seeded;
+  while (burst.some(({ id }) => !arrivals.has(id))) await pause(50);
+  const burstArrivals = burst.map(({ id }) => arrivals.get(id) ?? 0);
+  const spanMs = Math.max(...burstArrivals) - Math.min(...burstArrivals);
+  const seedToLastMs = Math.max(...burstArrivals) - seeded;
+  // Recording (consumer) against sending (senders): when each delivery was recorded, and when sent.
+  const { rows } = await pool.query<{ recorded_ms: number; sent_ms: number }>(
+    `select extract(epoch from max(d.created_at) - min(d.created_at)) * 1000 as recorded_ms,
+            extract(epoch from max(a.attempted_at) - min(a.attempted_at)) * 1000 as sent_ms
+       from webhook_deliveries d join webhook_delivery_attempts a using (event_id, webhook_id)
+      where d.policy_id like 'burst-%'`,
+  );
+  await eventStore.close();
+  await pool.end();
+  await sampleRss();
+
+  const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
+  console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
+  console.log(
+    `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+  );
+  console.log(`throughput: ${BURST_BREACHES} breaches appended in ${seedMs.toFixed(0)} ms`);
+  console.log(
+    `  first → last arrival ${spanMs.toFixed(0)} ms = ${((BURST_BREACHES - 1) / (spanMs / 1000)).toFixed(0)} deliveries/s; append start → last arrival ${seedToLastMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  deliveries recorded over ${Number(rows[0]?.recorded_ms).toFixed(0)} ms, first → last attempt ${Number(rows[0]?.sent_ms).toFixed(0)} ms`,
+  );
+  console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}; load ${loadavg()[0]?.toFixed(2)}`);
+} finally {
+  clearInterval(sampler);
+  await service.stop();
+  receiver.close();
+  await database.drop();
+}
