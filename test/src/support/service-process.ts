@@ -47,7 +47,16 @@ export const startProcess = async (
   let output = '';
   const child = spawn(command!, args, {
     cwd: repositoryRoot,
-    env: { ...process.env, PORT: String(port), AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      LOG_LEVEL: 'warn',
+      // Services of different test files share one broker but not one database: through shared topics
+      // and consumer groups one service would pick up another's breaches. Kafka is opt-in per test.
+      KAFKA_BROKERS: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
