@@ -39,8 +39,19 @@ export const divideRounded = (numerator: bigint, denominator: bigint): bigint =>
   return numerator < 0n ? -rounded : rounded;
 };
 
+// While value × 10^places stays below this, doubles near value lie closer together than 10^-places (for
+// 6 places: up to ~4.5e9), so at most one number of `places` decimals rounds to a given double.
+const FINE_SPACING_LIMIT = 2 ** 52;
+
 /** `value × 10^places` rounded half-up to a whole number. */
 export const scaleRounded = (value: number, places: number): bigint => {
+  // Most readings have no more than `places` decimals: then the nearest integer to value × 10^places
+  // divides back to exactly value (IEEE division is correctly rounded), it is the only such decimal,
+  // and it is what the digit-by-digit reading below would give, without its string work.
+  const scale = 10 ** places;
+  const size = Math.abs(value);
+  const scaled = Math.round(size * scale);
+  if (scaled < FINE_SPACING_LIMIT && scaled / scale === size) return BigInt(value < 0 ? -scaled : scaled);
   const { negative, digits, places: own } = digitsOf(value);
   const magnitude =
     own <= places ? BigInt(digits) * pow10(places - own) : divideRounded(BigInt(digits), pow10(own - places));

@@ -3,8 +3,8 @@ import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, unscale } from './decimal';
 import { allocateMinorUnits, multiplyMinorUnits } from './money';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
+import { type SeasonReadings, seasonsWithReadings } from './season-readings';
 import { seasonSeverityPpm } from './season-severity';
-import { pastSeasons } from './seasons';
 import type { IndexObservation } from './trigger-evaluation';
 
 // Rates are integers of millionths (ppm) like severities, so premium = rate × sum insured is one exact
@@ -44,34 +44,39 @@ const ppmOf = (fraction: number): bigint => {
   return ppm;
 };
 
-const earliestDate = (readings: readonly IndexObservation[]): string | undefined =>
-  readings.reduce<string | undefined>(
-    (earliest, { date }) => (earliest === undefined || date < earliest ? date : earliest),
-    undefined,
-  );
+/** Each index's past seasons, cut and converted once per quote: drought and flood share the rainfall. */
+const seasonsByIndex = (request: PricingRequest): ((index: ReadingIndex) => readonly SeasonReadings[]) => {
+  const seasons = new Map<ReadingIndex, readonly SeasonReadings[]>();
+  return (index) => {
+    const known = seasons.get(index);
+    if (known !== undefined) return known;
+    const cut = seasonsWithReadings(request.term, request.today, request.history[index] ?? []);
+    seasons.set(index, cut);
+    return cut;
+  };
+};
 
 const perilRate = (
   peril: Peril,
   request: PricingRequest,
   catalog: ProductCatalog,
+  seasonsOf: (index: ReadingIndex) => readonly SeasonReadings[],
 ): { ratePpm: bigint; method: PricingMethod; seasonsUsed: number } => {
   const rule = catalog.rules[peril];
   const baseRate = ppmOf(rule.baseRate);
-  const terms = triggerTermsFor(peril, request.term, catalog);
-  const readings = request.history[rule.reading] ?? [];
-  const severities = pastSeasons(request.term, request.today, earliestDate(readings))
-    .map((season) => seasonSeverityPpm(terms, readings, season))
-    .filter((severity) => severity !== undefined);
+  const seasons = seasonsOf(rule.reading);
   const { minimumSeasons, loading, floorOfBaseRate } = catalog.burningCost;
-  if (severities.length >= minimumSeasons) {
+  // Seasons are counted before any severity is computed: too few and the base rate applies anyway.
+  if (seasons.length >= minimumSeasons) {
     // Burning cost: the mean payout fraction of this very trigger over the past seasons, loaded.
-    const total = severities.reduce((sum, severity) => sum + BigInt(severity), 0n);
-    const burningCost = divideRounded(total * ppmOf(loading), BigInt(severities.length) * PPM);
+    const terms = triggerTermsFor(peril, request.term, catalog);
+    const total = seasons.reduce((sum, season) => sum + BigInt(seasonSeverityPpm(terms, season)), 0n);
+    const burningCost = divideRounded(total * ppmOf(loading), BigInt(seasons.length) * PPM);
     const floor = divideRounded(baseRate * ppmOf(floorOfBaseRate), PPM);
     return {
       ratePpm: largerOf(burningCost, floor),
       method: 'burning_cost',
-      seasonsUsed: severities.length,
+      seasonsUsed: seasons.length,
     };
   }
   const adjusted =
@@ -84,7 +89,8 @@ const perilRate = (
 /** The premium of a cover: Σ peril rates × sum insured rounded half-up to the minor unit, split over the
  *  perils by their rates so the parts add up to the premium exactly. Quote and issue both call this. */
 export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PRODUCT_CATALOG): Pricing => {
-  const rates = request.perils.map((peril) => ({ peril, ...perilRate(peril, request, catalog) }));
+  const seasonsOf = seasonsByIndex(request);
+  const rates = request.perils.map((peril) => ({ peril, ...perilRate(peril, request, catalog, seasonsOf) }));
   const ratePpm = rates.reduce((sum, { ratePpm: rate }) => sum + rate, 0n);
   const premiumMinor = multiplyMinorUnits(request.sumInsuredMinor, ratePpm, PPM);
   const premiums = allocateMinorUnits(

@@ -1,25 +1,48 @@
 import type { TriggerTerms } from '@cropcover/contracts';
-import { addDays } from './calendar-date';
-import type { CoverTerm } from './cover-term';
-import { evaluateTrigger, type IndexObservation } from './trigger-evaluation';
+import type { SeasonReadings } from './season-readings';
+import {
+  aggregateWindow,
+  crossingSeverityPpm,
+  isDeclarableOn,
+  type TriggerLevels,
+  triggerLevels,
+} from './trigger-evaluation';
 
-/** The deepest severity daily monitoring would have paid over a past season, or undefined when the
- *  season has no reading of the index (it cannot count as a season of history). */
-export const seasonSeverityPpm = (
+// Each day of a season is what daily monitoring would have evaluated as of that day (evaluateTrigger);
+// these passes give the same severities without re-reading the season once per day.
+
+/** The deepest 30-day mean of a season, in one pass: a window sliding over the days monitoring looked
+ *  at, holding the sum and count of the readings of its last `days` days (a mean can recover). */
+const deepestMeanSeverityPpm = (
   terms: TriggerTerms,
-  readings: readonly IndexObservation[],
-  season: CoverTerm,
-): number | undefined => {
-  const inSeason = readings.filter((reading) => reading.date >= season.start && reading.date <= season.end);
-  if (inSeason.length === 0) return undefined;
-  // A sum, a running maximum and a rolling-sum maximum only grow as the window grows, so the season's
-  // end holds the deepest point; a 30-day mean can recover after a breach, so every day is looked at.
-  if (terms.aggregation.kind !== 'mean_of_last_days') {
-    return evaluateTrigger(terms, inSeason, season.end, season).severityPpm;
-  }
+  levels: TriggerLevels,
+  days: number,
+  { startDay, endDay, readings }: SeasonReadings,
+): number => {
   let deepest = 0;
-  for (let asOf = season.start; asOf <= season.end; asOf = addDays(asOf, 1)) {
-    deepest = Math.max(deepest, evaluateTrigger(terms, inSeason, asOf, season).severityPpm);
+  let sum = 0n;
+  let first = 0;
+  let next = 0;
+  for (let day = startDay; day <= endDay; day += 1) {
+    for (; next < readings.length && readings[next]![0] <= day; next += 1) sum += readings[next]![1];
+    for (; first < next && readings[first]![0] <= day - days; first += 1) sum -= readings[first]![1];
+    const count = next - first;
+    if (count === 0 || !isDeclarableOn(terms.declarable, startDay, endDay, day)) continue;
+    deepest = Math.max(deepest, crossingSeverityPpm(levels, sum, BigInt(count)) ?? 0);
   }
   return deepest;
+};
+
+/** The deepest severity daily monitoring would have paid over a past season. */
+export const seasonSeverityPpm = (terms: TriggerTerms, season: SeasonReadings): number => {
+  const levels = triggerLevels(terms);
+  if (terms.aggregation.kind === 'mean_of_last_days') {
+    return deepestMeanSeverityPpm(terms, levels, terms.aggregation.days, season);
+  }
+  // A sum, a running maximum and a rolling-sum maximum only grow as the window grows, so the season's
+  // end holds the deepest point.
+  const { startDay, endDay, readings } = season;
+  const observed = aggregateWindow(terms.aggregation, readings, startDay, endDay);
+  if (observed === null || !isDeclarableOn(terms.declarable, startDay, endDay, endDay)) return 0;
+  return crossingSeverityPpm(levels, observed.numerator, observed.denominator) ?? 0;
 };

@@ -1,4 +1,4 @@
-import type { TriggerAggregation, TriggerTerms } from '@cropcover/contracts';
+import type { BreachDeclarable, Comparison, TriggerAggregation, TriggerTerms } from '@cropcover/contracts';
 import { dayNumber, earlierDate } from './calendar-date';
 import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, scaleRounded, unscale } from './decimal';
@@ -22,20 +22,21 @@ export interface TriggerOutcome {
 }
 
 /** An aggregate as an exact fraction of index units × 10^6 (a mean is rarely a finite decimal). */
-interface Aggregate {
+export interface Aggregate {
   readonly numerator: bigint;
   readonly denominator: bigint;
   readonly readingsUsed: number;
 }
 
-type DayValue = readonly [day: number, value: bigint];
+/** A reading as the evaluation uses it: its day number and its value in index units × 10^6. */
+export type DayValue = readonly [day: number, value: bigint];
 
 const sumOf = (values: readonly DayValue[]): bigint => values.reduce((sum, [, value]) => sum + value, 0n);
 
 // Missing days are never read as zero. A sum over the window (drought) fills each missing day with the
 // mean of the days that have a reading, so a gap in the data neither makes nor hides a drought. A
 // rolling sum (flood) adds the readings present in each 5-day span: a gap can hide a flood, never make one.
-const aggregate = (
+export const aggregateWindow = (
   aggregation: TriggerAggregation,
   readings: readonly DayValue[],
   startDay: number,
@@ -77,14 +78,20 @@ const aggregate = (
   }
 };
 
-const isDeclarable = (terms: TriggerTerms, term: CoverTerm, windowEnd: string): boolean => {
-  switch (terms.declarable.kind) {
+/** Whether a breach of a window [startDay, windowEndDay] of a term ending on endDay may be declared. */
+export const isDeclarableOn = (
+  declarable: BreachDeclarable,
+  startDay: number,
+  endDay: number,
+  windowEndDay: number,
+): boolean => {
+  switch (declarable.kind) {
     case 'any_time':
       return true;
     case 'window_closed':
-      return windowEnd === term.end;
+      return windowEndDay === endDay;
     case 'after_term_days':
-      return dayNumber(windowEnd) - dayNumber(term.start) + 1 >= terms.declarable.days;
+      return windowEndDay - startDay + 1 >= declarable.days;
   }
 };
 
@@ -94,7 +101,39 @@ const indexUnits = (level: number): bigint => {
   return units;
 };
 
+/** A trigger's levels in index units × 10^6, read once for the many aggregates a season compares. */
+export interface TriggerLevels {
+  readonly comparison: Comparison;
+  readonly threshold: bigint;
+  readonly exit: bigint;
+}
+
+export const triggerLevels = (terms: TriggerTerms): TriggerLevels => ({
+  comparison: terms.comparison,
+  threshold: indexUnits(terms.threshold),
+  exit: indexUnits(terms.exit),
+});
+
 const absolute = (value: bigint): bigint => (value < 0n ? -value : value);
+
+/** How far the aggregate `numerator / denominator` went past the threshold, linear from threshold (0)
+ *  to exit (1) and rounded half-up to millionths; undefined when it did not reach the threshold. */
+export const crossingSeverityPpm = (
+  levels: TriggerLevels,
+  numerator: bigint,
+  denominator: bigint,
+): number | undefined => {
+  const threshold = levels.threshold * denominator;
+  const crossed = levels.comparison === 'lte' ? numerator <= threshold : numerator >= threshold;
+  if (!crossed) return undefined;
+  const span = absolute(levels.exit * denominator - threshold);
+  return span === 0n
+    ? FULL_SEVERITY_PPM
+    : Math.min(
+        FULL_SEVERITY_PPM,
+        Number(divideRounded(absolute(numerator - threshold) * BigInt(FULL_SEVERITY_PPM), span)),
+      );
+};
 
 /** The trigger as of `asOf`: window [term start, min(asOf, term end)]; severity linear from threshold
  *  (0) to exit (1), rounded half-up to millionths. */
@@ -115,23 +154,14 @@ export const evaluateTrigger = (
     if (day >= startDay && day <= endDay) byDay.set(day, scaleRounded(reading.value, INDEX_PLACES));
   }
   const inWindow = [...byDay.entries()].sort(([a], [b]) => a - b);
-  const observed = aggregate(terms.aggregation, inWindow, startDay, endDay);
+  const observed = aggregateWindow(terms.aggregation, inWindow, startDay, endDay);
   if (observed === null) {
     return { windowStart, windowEnd, observedValue: null, readingsUsed: 0, breached: false, severityPpm: 0 };
   }
   const { numerator, denominator } = observed;
-  const threshold = indexUnits(terms.threshold) * denominator;
-  const crossed = terms.comparison === 'lte' ? numerator <= threshold : numerator >= threshold;
-  const breached = crossed && isDeclarable(terms, term, windowEnd);
-  const span = absolute(indexUnits(terms.exit) * denominator - threshold);
-  const severityPpm = !breached
-    ? 0
-    : span === 0n
-      ? FULL_SEVERITY_PPM
-      : Math.min(
-          FULL_SEVERITY_PPM,
-          Number(divideRounded(absolute(numerator - threshold) * BigInt(FULL_SEVERITY_PPM), span)),
-        );
+  const depth = crossingSeverityPpm(triggerLevels(terms), numerator, denominator);
+  const breached = depth !== undefined && isDeclarableOn(terms.declarable, startDay, dayNumber(term.end), endDay);
+  const severityPpm = breached ? depth : 0;
   return {
     windowStart,
     windowEnd,
