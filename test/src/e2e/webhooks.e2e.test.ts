@@ -351,4 +351,27 @@ describe('webhook delivery across a restart', () => {
     });
     expect(deliveries).toMatchObject({ total: 1, items: [{ attempts: [{ attempt: 1, status_code: 200 }] }] });
   }, 120_000);
+
+  it('delivers a breach whose dispatcher was killed mid-delivery (SIGKILL), with the same webhook-id', async () => {
+    await service?.stop();
+    service = await startService({ DATABASE_URL: database.url, ...SERVICE_ENV });
+    let api = apiClient(service.baseUrl);
+    const insurer = newInsurer();
+    receiver.script('/crash', [{ status: 200, delayMs: 10_000 }]);
+    const subscription = await subscribe(api, insurer, receiver.url('/crash'));
+    await evaluate(api, insurer, (await breachablePolicy(api, insurer)).policy_id);
+    await eventually(() => receiver.received('/crash').length === 1);
+    await service.kill();
+
+    service = await startService({ DATABASE_URL: database.url, ...SERVICE_ENV });
+    api = apiClient(service.baseUrl);
+    const requests = await eventually(() => receiver.received('/crash').length >= 2 && receiver.received('/crash'));
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    for (const request of requests) verified(subscription.raw_secret, request);
+    const deliveries = await eventually(async () => {
+      const response = await api.get(`/insurance/webhooks/${subscription.webhook_id}/deliveries`, insurer);
+      return response.body.items?.[0]?.status === 'delivered' && response.body;
+    });
+    expect(deliveries).toMatchObject({ total: 1, items: [{ status: 'delivered' }] });
+  }, 120_000);
 });

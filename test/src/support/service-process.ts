@@ -13,6 +13,8 @@ export interface RunningService {
   readonly output: () => string;
   /** SIGTERM to the whole process group, then wait for it to exit. */
   stop(): Promise<void>;
+  /** SIGKILL to the whole process group: a crash, with no chance to finish anything. */
+  kill(): Promise<void>;
 }
 
 const freePort = (): Promise<number> =>
@@ -72,6 +74,10 @@ export const startProcess = async (
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited(child);
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
       await exited(child);
     },
   };
