@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { expectProblem } from '../support/problem-assertions';
+import { ISO_TIMESTAMP } from '../support/seed-shapes';
 import { type RunningService, startService, TEST_JWT_SECRET } from '../support/service-process';
 
 const FARM_KEYS = [
@@ -43,7 +44,6 @@ const FARMER_KEYS = [
   'upload_channel',
   'whatsapp_number',
 ];
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let database: TestDatabase;
 let service: RunningService;

@@ -2,9 +2,9 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
+import { ISO_TIMESTAMP } from '../support/seed-shapes';
 import { type RunningService, startService } from '../support/service-process';
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PATH = '/insurance/index-readings';
 
 const provider: Caller = { sub: 'provider-1', org: 'org-data', roles: ['data_provider'] };

@@ -2,7 +2,9 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { addDays, today } from '../support/calendar';
 import { expectProblem } from '../support/problem-assertions';
+import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, startService } from '../support/service-process';
 
 // The insurance commands (quote, issue, evaluate, lapse, settle) over real HTTP against the all-in-one
@@ -21,29 +23,6 @@ const QUOTE_KEYS = [
   'term_end',
   'term_start',
 ];
-const POLICY_KEYS = [
-  'crop_type',
-  'currency',
-  'environment',
-  'farm_id',
-  'farm_name',
-  'field_area_ha',
-  'field_id',
-  'field_location',
-  'field_name',
-  'issued_at',
-  'next_monitoring_date',
-  'organization_id',
-  'perils',
-  'platform_version',
-  'policy_id',
-  'premium',
-  'status',
-  'sum_insured',
-  'term_end',
-  'term_start',
-  'triggers',
-];
 const EVALUATION_KEYS = [
   'as_of',
   'currency',
@@ -57,12 +36,7 @@ const EVALUATION_KEYS = [
   'triggers_evaluated',
   'triggers_total',
 ];
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const today = (): string => new Date().toISOString().slice(0, 10);
 
 let database: TestDatabase;
 let service: RunningService;

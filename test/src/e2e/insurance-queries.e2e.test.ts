@@ -4,36 +4,15 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { addDays, today } from '../support/calendar';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
+import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
 
 // The insurance reads (policy list, policy, evaluation history, audit stream and the audit CLI) over
 // real HTTP against the all-in-one service on real PostgreSQL. The service runs on the real clock, so
 // every date is relative to today; the monitor is off so only the tests evaluate.
 
-const POLICY_KEYS = [
-  'crop_type',
-  'currency',
-  'environment',
-  'farm_id',
-  'farm_name',
-  'field_area_ha',
-  'field_id',
-  'field_location',
-  'field_name',
-  'issued_at',
-  'next_monitoring_date',
-  'organization_id',
-  'perils',
-  'platform_version',
-  'policy_id',
-  'premium',
-  'status',
-  'sum_insured',
-  'term_end',
-  'term_start',
-  'triggers',
-];
 const LIST_ITEM_KEYS = [
   'crop_type',
   'currency',
@@ -72,12 +51,7 @@ const METADATA_KEYS = [
   'platform_version',
   'schema_version',
 ];
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_POLICY = '0190f1e2-0000-7000-8000-00000000abcd';
-
-const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const today = (): string => new Date().toISOString().slice(0, 10);
 
 let database: TestDatabase;
 let service: RunningService;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { addDays, today } from '../support/calendar';
 import { type RunningService, startService } from '../support/service-process';
 import {
   eventually,
@@ -18,9 +19,6 @@ import {
 const SERVICE_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_SCALE: '0.001', MONITOR_ENABLED: 'false' };
 const WEBHOOK_KEYS = ['created_at', 'description', 'event_type', 'is_active', 'organization_id', 'url', 'webhook_id'];
 
-const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const today = (): string => new Date().toISOString().slice(0, 10);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let sequence = 0;
