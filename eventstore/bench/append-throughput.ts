@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { endPool } from '@cropcover/runtime';
 import pg from 'pg';
 import { type EventStore, migrateEventStore, type NewEvent } from '../src/index';
-import { endPool } from '../src/postgres/pool-shutdown';
 import { createPostgresEventStore } from '../src/postgres/postgres-event-store';
 
 // Appends/s of the PostgreSQL event store with 1 and 8 concurrent writers, and how fast a subscriber

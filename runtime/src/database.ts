@@ -31,8 +31,27 @@ export const createPool = (
   { max = 10, applicationName = 'cropcover' }: PoolOptions = {},
 ) => {
   const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName, types: typeParsers });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  // The message and code only: pg's error carries the whole client (statements, connection state).
+  pool.on('error', (error) =>
+    logger.error({ error: error.message, code: (error as { code?: string }).code }, 'idle database connection failed'),
+  );
   return pool;
+};
+
+/** Ends the pool and resolves once every connection has closed. `pool.end()` resolves as soon as the
+ *  connections were asked to close; stopping their server (or dropping their database) right then
+ *  terminates them mid-goodbye, and the pool reports that as an error. */
+export const endPool = async (pool: pg.Pool): Promise<void> => {
+  let open = pool.totalCount;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      open -= 1;
+      if (open === 0) resolve();
+    });
+  });
+  await pool.end();
+  await allClosed;
 };
 
 /** Kysely over the pool; `db.destroy()` ends the pool too. */

@@ -11,7 +11,7 @@ export {
   MIN_PRODUCTION_SECRET_LENGTH,
   SANDBOX_JWT_SECRET,
 } from './config';
-export { createKysely, createPool, databaseReadinessCheck, type PoolOptions } from './database';
+export { createKysely, createPool, databaseReadinessCheck, endPool, type PoolOptions } from './database';
 export { type DevTokenClaims, signDevToken } from './dev-token';
 export {
   type DatabaseServer,

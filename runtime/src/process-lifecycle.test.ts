@@ -56,6 +56,24 @@ describe('stopOnSignals', () => {
     expect(stdout).toContain('"msg":"stopped"');
   });
 
+  it('ignores the same signal arriving again at once (a launcher relaying it), and exits at a later one', async () => {
+    const echoed = start({ STOP_MS: '1500' });
+    await echoed.ready();
+    echoed.child.kill('SIGTERM');
+    setTimeout(() => echoed.child.kill('SIGTERM'), 50);
+    const finished = await echoed.exited;
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('"msg":"stopped"');
+
+    const impatient = start({ STOP_MS: '10000' });
+    await impatient.ready();
+    impatient.child.kill('SIGTERM');
+    setTimeout(() => impatient.child.kill('SIGTERM'), 1_500);
+    const cut = await impatient.exited;
+    expect(cut.code).toBe(1);
+    expect(cut.stdout).toContain('second signal: exiting without finishing');
+  });
+
   it('exits 1 when stopping fails or takes too long', async () => {
     const failing = start({ STOP_FAILS: '1' });
     await failing.ready();

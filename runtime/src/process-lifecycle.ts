@@ -23,20 +23,25 @@ export interface StopOnSignalsOptions {
 
 /**
  * Runs `stop` once on the first SIGTERM or SIGINT, then exits (0 when it finished, 1 when it failed or
- * timed out). A second signal while stopping exits at once, for an operator who wants out now.
+ * timed out). A second signal while stopping exits at once, for an operator who wants out now — unless
+ * it comes within a second of the first: Ctrl-C and `kill` of a process group reach a process both
+ * directly and relayed by its launcher (npm, tsx), and that echo must not cut the stop short.
  */
+const RELAYED_SIGNAL_WINDOW_MS = 1_000;
+
 export const stopOnSignals = (
   logger: Logger,
   stop: () => Promise<void>,
   { signals = ['SIGTERM', 'SIGINT'], timeoutMs = 30_000 }: StopOnSignalsOptions = {},
 ): void => {
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince < RELAYED_SIGNAL_WINDOW_MS) return;
       logger.warn({ signal }, 'second signal: exiting without finishing');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info({ signal }, 'stopping');
     const deadline = setTimeout(() => {
       logger.error({ timeout_ms: timeoutMs }, 'stop timed out');

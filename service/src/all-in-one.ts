@@ -26,6 +26,7 @@ import {
   createMetrics,
   createPool,
   databaseReadinessCheck,
+  endPool,
   finalizeHttpApp,
   type Logger,
   resolveDatabaseUrl,
@@ -124,7 +125,7 @@ export const startAllInOne = async (config: Config, logger: Logger): Promise<Run
       await publisher?.stop();
       await consistency.close();
       await eventStore.close();
-      await pool.end();
+      await endPool(pool);
       await database.stop();
     },
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { endPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +7,6 @@ import { collectEvents } from '../contract/event-collector';
 import { testEvent } from '../contract/test-event';
 import { formatPosition } from '../position';
 import { APPENDED_CHANNEL } from './append-notifier';
-import { endPool } from './pool-shutdown';
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
 
