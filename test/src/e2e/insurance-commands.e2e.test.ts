@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, startService } from '../support/service-process';
@@ -62,24 +63,6 @@ const streamEvents = async (stream: string): Promise<{ type: string; data: any }
 
 /** Daily readings of one index from `start`, pushed as a data provider does; a date already read is
  *  corrected in place. */
-const recordReadings = async (
-  field: { farm_id: string; field_id: string },
-  index: string,
-  start: string,
-  values: readonly number[],
-): Promise<void> => {
-  const response = await api.post('/insurance/index-readings', dataProvider, {
-    readings: values.map((value, offset) => ({
-      farm_id: field.farm_id,
-      field_id: field.field_id,
-      index,
-      date: addDays(start, offset),
-      value,
-    })),
-  });
-  expect(response.status).toBe(200);
-};
-
 /** A farmer's farm with one registered field. */
 const farmWithField = async (farmBody: Record<string, unknown> = { name: 'Shamba' }) => {
   const owner = farmer();
@@ -122,7 +105,7 @@ const evaluate = (policyId: string, body: unknown = {}, caller: Caller = insurer
 const breachedPolicy = async () => {
   const field = await farmWithField();
   const policy = await issue(field);
-  await recordReadings(field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20]);
+  await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20]);
   return { field, policy };
 };
 
@@ -470,7 +453,7 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
     expect(first.headers.get('consistency-token')).toMatch(/^\d+\.\d+$/);
 
     // A correction makes the 5-day sum 225 mm: severity 0.5, so 5000 in all, 3000 more.
-    await recordReadings(field, 'rainfall_mm', addDays(policy.term_start, 4), [65]);
+    await recordReadings(api, dataProvider, field, 'rainfall_mm', addDays(policy.term_start, 4), [65]);
     const deeper = await evaluate(policy.policy_id);
     expect(deeper.status).toBe(200);
     expect(deeper.body).toMatchObject({ total_payout: 3000, payout_count: 1, policy_status: 'claimed' });

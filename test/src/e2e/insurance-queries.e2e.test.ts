@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { recordReadings } from '../support/index-readings';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
@@ -75,24 +76,6 @@ const eventCount = async (): Promise<number> =>
   Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);
 
 /** Daily readings of one index from `start`, pushed as a data provider does. */
-const recordReadings = async (
-  field: { farm_id: string; field_id: string },
-  index: string,
-  start: string,
-  values: readonly number[],
-): Promise<void> => {
-  const response = await api.post('/insurance/index-readings', dataProvider, {
-    readings: values.map((value, offset) => ({
-      farm_id: field.farm_id,
-      field_id: field.field_id,
-      index,
-      date: addDays(start, offset),
-      value,
-    })),
-  });
-  expect(response.status).toBe(200);
-};
-
 /** A farmer's farm with one registered maize field. */
 const farmWithField = async () => {
   const owner = farmer();
@@ -146,7 +129,7 @@ const evaluate = (policyId: string, body: unknown = {}, caller: Caller = insurer
 
 /** Rainfall whose 5-day sum is 180 mm from term start: a flood breach of severity 0.2. */
 const floodRain = (field: { farm_id: string; field_id: string }, termStart: string) =>
-  recordReadings(field, 'rainfall_mm', termStart, [40, 40, 40, 40, 20]);
+  recordReadings(api, dataProvider, field, 'rainfall_mm', termStart, [40, 40, 40, 40, 20]);
 
 const idsOf = (response: ApiResponse): string[] =>
   (response.body.items as { policy_id: string }[]).map((item) => item.policy_id);
@@ -422,10 +405,10 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
     const field = await farmWithField();
     const policy = await issue(field, { perils: ['drought', 'flood', 'vegetation_stress', 'storm'] });
     // A cloudburst the day before the term must not count: it would make the 5-day sum 660 mm.
-    await recordReadings(field, 'rainfall_mm', addDays(policy.term_start, -1), [500]);
-    await recordReadings(field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20, 0]);
-    await recordReadings(field, 'wind_speed_ms', policy.term_start, [12, 28.5, 9]);
-    await recordReadings(field, 'ndvi', policy.term_start, [0.5]);
+    await recordReadings(api, dataProvider, field, 'rainfall_mm', addDays(policy.term_start, -1), [500]);
+    await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20, 0]);
+    await recordReadings(api, dataProvider, field, 'wind_speed_ms', policy.term_start, [12, 28.5, 9]);
+    await recordReadings(api, dataProvider, field, 'ndvi', policy.term_start, [0.5]);
     const before = await eventCount();
     const response = await api.get(`/insurance/policies/${policy.policy_id}`, insurer);
     expect(response.status).toBe(200);
@@ -521,7 +504,7 @@ describe('GET /insurance/policies/{policy_id}/evaluations (endpoint 7)', () => {
     expect((await history(policy.policy_id)).body.total).toBe(1);
 
     // Storm at 28 m/s: severity (28 − 25) / (40 − 25) = 0.2, another 2000; flood unchanged pays nothing.
-    await recordReadings(field, 'wind_speed_ms', addDays(today(), -1), [28]);
+    await recordReadings(api, dataProvider, field, 'wind_speed_ms', addDays(today(), -1), [28]);
     const second = await evaluate(policy.policy_id);
     expect(second.body).toMatchObject({
       total_payout: 2000,
