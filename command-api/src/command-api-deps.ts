@@ -1,6 +1,6 @@
 import type { PolicyEnvironment } from '@cropcover/contracts';
 import type { EventStore } from '@cropcover/eventstore';
-import type { ReadModels } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { ReadYourWrites } from './read-your-writes';

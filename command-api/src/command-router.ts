@@ -1,20 +1,20 @@
 import { Router } from 'express';
 import type { CommandApiDeps } from './command-api-deps';
-import { createFarm } from './farms/create/route';
-import { deleteFarm } from './farms/delete/route';
-import { createFarmerProfile } from './farms/farmers/create/route';
-import { updateOwnFarmerProfile } from './farms/farmers/me/route';
-import { registerFieldRoute } from './farms/fields/register/route';
-import { updateFarmRoute } from './farms/update/route';
+import { deleteFarm } from './farms/[farm_id]/delete';
+import { registerFieldRoute } from './farms/[farm_id]/fields/post';
+import { updateFarmRoute } from './farms/[farm_id]/put';
+import { createFarm } from './farms/create/post';
+import { updateOwnFarmerProfile } from './farms/farmers/me/put';
+import { createFarmerProfile } from './farms/farmers/post';
 import { idempotencyKey } from './idempotency/idempotency-key';
-import { recordIndexReadingsRoute } from './insurance/index-readings/record/route';
-import { settlePayoutRoute } from './insurance/payouts/settle/route';
-import { evaluatePolicyRoute } from './insurance/policies/evaluate/route';
-import { issuePolicyRoute } from './insurance/policies/issue/route';
-import { lapsePolicyRoute } from './insurance/policies/lapse/route';
-import { quoteRoute } from './insurance/quote/route';
-import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/deactivate/route';
-import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/route';
+import { recordIndexReadingsRoute } from './insurance/index-readings/post';
+import { settlePayoutRoute } from './insurance/payouts/[payout_id]/settle/post';
+import { evaluatePolicyRoute } from './insurance/policies/[policy_id]/evaluate/post';
+import { lapsePolicyRoute } from './insurance/policies/[policy_id]/lapse/post';
+import { issuePolicyRoute } from './insurance/policies/post';
+import { quoteRoute } from './insurance/quote/post';
+import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/[webhook_id]/delete';
+import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
 
 /** Every write of the service; each path's code lives in the folder of the same name. */
 export const createCommandRouter = (deps: CommandApiDeps): Router => {

@@ -1,8 +1,11 @@
 export type { Actor } from './actor';
+export { type Aggregate, type StreamName, streamName } from './aggregate';
 export { DomainError, type RefusalReason } from './domain-error';
+export * from './farmers';
+export * from './farms';
 export * from './insurance';
 export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
-export * from './registry';
-export { newShareableId, normalizeShareableId, type ShareableIdPrefix } from './shareable-id';
+export * from './policies';
+export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
 export * from './webhooks';

@@ -1,3 +1,5 @@
+import { streamName } from './aggregate';
+
 // Shareable ids such as PF-7K3M9QXD: a prefix, seven Crockford base32 characters and one check
 // character (Luhn mod 32), so a mistyped character or a swapped pair (all but 0/Z) is caught before any lookup. Crockford's
 // alphabet has no I, L, O or U; on input those read as 1, 1 and 0 (U is refused), case-insensitively.
@@ -36,3 +38,6 @@ export const normalizeShareableId = (prefix: ShareableIdPrefix, input: string): 
   const payload = body.slice(0, PAYLOAD_LENGTH);
   return luhnCheckCharacter(payload) === body.slice(PAYLOAD_LENGTH) ? `${prefix}-${body}` : undefined;
 };
+
+/** `shareable-id-<code>`: created once for good, so a code is never handed out twice. */
+export const shareableIdStream = streamName('shareable-id');

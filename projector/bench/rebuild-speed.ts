@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
+import { migrateReadModels } from '@cropcover/read-store';
 import { createKysely, createLogger, createPool } from '@cropcover/runtime';
 import pg from 'pg';
-import { migrateReadModels } from '../src/migrations/migrate-read-models';
 import { readModelProjections } from '../src/read-model-projections';
-import type { ReadModels } from '../src/read-models/schema';
 import { rebuildProjections } from '../src/rebuild';
 import { registryWorkload } from '../src/testing/registry-workload';
 import { seededRandom } from '../src/testing/seeded-random';

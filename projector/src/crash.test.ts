@@ -1,6 +1,6 @@
 import { type GlobalPosition, isAtOrAfter } from '@cropcover/eventstore';
+import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readCheckpoint } from './checkpoints';
 import { readModelProjections } from './read-model-projections';
 import { rebuildProjections } from './rebuild';
 import { type ProjectorProcess, startProjectorProcess } from './testing/projector-process';

@@ -1,5 +1,5 @@
+import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from './checkpoints';
 import type { Projection } from './projection';
 import { applyBatch } from './projection-batch';
 import { farmersProjection } from './projections/farmers-projection';

@@ -1,8 +1,8 @@
 import type { GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
+import { saveCheckpoint } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
-import { saveCheckpoint } from './checkpoints';
 import type { Projection } from './projection';
-import type { ReadModels } from './read-models/schema';
 
 /** Applies a batch and moves the projection's checkpoint to its last event in one transaction: after a
  *  crash either both are there or neither, so nothing is lost and nothing is applied twice.

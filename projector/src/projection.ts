@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@cropcover/eventstore';
+import type { ReadModels, ReadModelTable } from '@cropcover/read-store';
 import type { Transaction } from 'kysely';
-import type { ReadModels, ReadModelTable } from './read-models/schema';
 
 /** Turns events of the log into rows of read-model tables. */
 export interface Projection {

@@ -1,8 +1,8 @@
 import { createEventStore, type EventStore, migrateEventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
+import { migrateReadModels } from '@cropcover/read-store';
 import { createKysely, createPool, type Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
-import { migrateReadModels } from './migrations/migrate-read-models';
-import type { ReadModels } from './read-models/schema';
 
 export interface ProjectorConnections {
   readonly db: Kysely<ReadModels>;

@@ -1,10 +1,14 @@
 import { type GlobalPosition, isAtOrAfter } from '@cropcover/eventstore';
+import {
+  decodeProgress,
+  PROJECTIONS_ADVANCED_CHANNEL,
+  type ProjectionProgress,
+  readCheckpoint,
+} from '@cropcover/read-store';
 import pg from 'pg';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readCheckpoint } from './checkpoints';
 import { LAG_EVENTS_METRIC, LAG_SECONDS_METRIC } from './lag-metrics';
-import { decodeProgress, PROJECTIONS_ADVANCED_CHANNEL, type ProjectionProgress } from './progress-channel';
 import type { Projection } from './projection';
 import { farmersProjection } from './projections/farmers-projection';
 import { type Projector, startProjector } from './projector';

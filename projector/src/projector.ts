@@ -1,18 +1,18 @@
 import type { AllStreamStart, EventStore, GlobalPosition, Subscription } from '@cropcover/eventstore';
-import type { Logger } from '@cropcover/runtime';
-import { type Kysely, sql } from 'kysely';
-import type { Registry } from 'prom-client';
-import { readCheckpoint } from './checkpoints';
-import { registerLagMetrics } from './lag-metrics';
+import type { ReadModels } from '@cropcover/read-store';
 import {
   encodeProgress,
   PROJECTIONS_ADVANCED_CHANNEL,
   type ProgressSource,
   type ProjectionProgress,
-} from './progress-channel';
+  readCheckpoint,
+} from '@cropcover/read-store';
+import type { Logger } from '@cropcover/runtime';
+import { type Kysely, sql } from 'kysely';
+import type { Registry } from 'prom-client';
+import { registerLagMetrics } from './lag-metrics';
 import type { Projection } from './projection';
 import { applyBatch } from './projection-batch';
-import type { ReadModels } from './read-models/schema';
 
 export interface ProjectorOptions {
   readonly eventStore: EventStore;

@@ -1,12 +1,17 @@
 import type { GlobalPosition } from '@cropcover/eventstore';
+import {
+  createReadModelConsistency,
+  LISTENER_APPLICATION_NAME,
+  type ProgressSource,
+  type ProjectionProgress,
+  type ReadModelConsistency,
+} from '@cropcover/read-store';
 import { createLogger, createPool } from '@cropcover/runtime';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ProgressSource, ProjectionProgress } from './progress-channel';
 import { type Projector, startProjector } from './projector';
 import { readModelProjections } from './read-model-projections';
-import { createReadModelConsistency, LISTENER_APPLICATION_NAME, type ReadModelConsistency } from './read-your-writes';
-import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing/projector-test-database';
+import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing';
 import { farmerRegistered, farmerStream, farmRegistered, farmStream } from './testing/registry-events';
 
 const projectionNames = readModelProjections.map((projection) => projection.name);

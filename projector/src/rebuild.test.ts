@@ -1,5 +1,5 @@
+import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from './checkpoints';
 import { applyBatch } from './projection-batch';
 import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';

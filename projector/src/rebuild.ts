@@ -1,8 +1,8 @@
 import type { EventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
 import { type Kysely, sql } from 'kysely';
 import type { Projection } from './projection';
 import { applyBatch } from './projection-batch';
-import type { ReadModels } from './read-models/schema';
 
 export interface RebuildOptions {
   readonly eventStore: EventStore;

@@ -1,2 +1,3 @@
+export { type AuditStep, replayPolicyAudit } from './insurance/audit-replay';
 export type { QueryApiDeps } from './query-api-deps';
 export { createQueryRouter } from './query-router';

@@ -1,5 +1,5 @@
 import type { EventStore } from '@cropcover/eventstore';
-import type { ReadModels } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { ReadModelConsistency } from './consistency-token';

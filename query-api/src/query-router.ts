@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { honourConsistencyToken } from './consistency-token';
-import { lookUpFarmer } from './farms/farmers/lookup/route';
-import { getOwnFarmerProfile } from './farms/farmers/me/route';
-import { listFields } from './farms/fields/list/route';
-import { getFarm } from './farms/get/route';
-import { listIndexReadings } from './insurance/index-readings/list/route';
-import { listEvaluations } from './insurance/policies/evaluations/list/route';
-import { listPolicyEvents } from './insurance/policies/events/list/route';
-import { getPolicy } from './insurance/policies/get/route';
-import { listPolicies } from './insurance/policies/list/route';
-import { listWebhookDeliveries } from './insurance/webhooks/deliveries/list/route';
-import { listWebhooks } from './insurance/webhooks/list/route';
+import { listFields } from './farms/[farm_id]/fields/get';
+import { getFarm } from './farms/[farm_id]/get';
+import { lookUpFarmer } from './farms/farmers/[platform_farmer_id]/get';
+import { getOwnFarmerProfile } from './farms/farmers/me/get';
+import { listIndexReadings } from './insurance/index-readings/get';
+import { listEvaluations } from './insurance/policies/[policy_id]/evaluations/get';
+import { listPolicyEvents } from './insurance/policies/[policy_id]/events/get';
+import { getPolicy } from './insurance/policies/[policy_id]/get';
+import { listPolicies } from './insurance/policies/get';
+import { listWebhookDeliveries } from './insurance/webhooks/[webhook_id]/deliveries/get';
+import { listWebhooks } from './insurance/webhooks/get';
 import type { QueryApiDeps } from './query-api-deps';
 
 /** Every read of the service; each path's code lives in the folder of the same name. */

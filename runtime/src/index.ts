@@ -22,6 +22,7 @@ export {
 export { createHttpApp, finalizeHttpApp, type HttpAppOptions } from './http/app';
 export { createAuthenticator } from './http/auth';
 export { JSON_BODY_LIMIT, jsonBody } from './http/json-body';
+export { type OpsServer, startOpsServer } from './http/ops-server';
 export {
   ADMIN_ROLE,
   type Principal,
@@ -36,6 +37,9 @@ export { type ReadinessCheck, readinessHandler } from './http/readiness';
 export { type RequestContext, requestContext, requestContextOf } from './http/request-context';
 export { type ServingHttp, serveHttp } from './http/serve';
 export { parseBody, parseInput, parseParams, parseQuery } from './http/validation';
+export type * from './kafka/kafka-client';
+export { configuredKafkaReadiness, kafkaReadinessCheck } from './kafka/kafka-readiness';
+export { createKafkajsClient, type KafkajsClientOptions } from './kafka/kafkajs-client';
 export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
 export { createMetrics, type Metrics } from './metrics';
 export { loadConfigOrExit, type StopOnSignalsOptions, stopOnSignals } from './process-lifecycle';

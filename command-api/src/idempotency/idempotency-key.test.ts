@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { migrateReadModels, type ReadModels } from '@cropcover/projector';
+import { migrateReadModels, type ReadModels } from '@cropcover/read-store';
 import {
   createHttpApp,
   createKysely,

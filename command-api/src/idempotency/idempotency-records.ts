@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadModels } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 
 /** A key answers retries for 24 h after its first use (SPEC §5); after that it may be used afresh. */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type CommandContext, toNewEvent } from '@cropcover/application';
 import { newShareableId, type ShareableIdPrefix } from '@cropcover/domain';
 import { type EventStore, WrongExpectedRevisionError } from '@cropcover/eventstore';
-import type { CommandContext } from '../command-context';
-import { toNewEvent } from '../event-envelope';
 
 /** 35 random bits make a collision rare; a few draws make failure practically impossible. */
 const MAX_DRAWS = 5;

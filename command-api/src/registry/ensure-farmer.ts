@@ -1,10 +1,14 @@
-import { farmerIdForSubject, type RegisteredFarmer, registerFarmer } from '@cropcover/domain';
+import { type CommandContext, handleCommand, loadAggregate } from '@cropcover/application';
+import {
+  farmerAggregate,
+  farmerIdForSubject,
+  farmerStream,
+  type RegisteredFarmer,
+  registerFarmer,
+} from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
-import type { CommandContext } from '../command-context';
-import { handleCommand, loadAggregate } from '../handle-command';
 import { claimShareableId } from './claim-shareable-id';
 import { registeredFarmer } from './registered';
-import { farmerAggregate, farmerStream } from './streams';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 

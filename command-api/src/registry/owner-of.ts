@@ -1,7 +1,7 @@
+import { loadAggregate } from '@cropcover/application';
 import type { RegisteredFarm, RegisteredFarmer } from '@cropcover/domain';
+import { farmerAggregate, farmerStream } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
-import { loadAggregate } from '../handle-command';
-import { farmerAggregate, farmerStream } from './streams';
 
 /** The farmer who owns a farm; every farm is created with its owner's profile in place. */
 export const ownerOf = async (eventStore: EventStore, farm: RegisteredFarm): Promise<RegisteredFarmer> => {

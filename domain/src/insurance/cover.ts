@@ -1,6 +1,6 @@
 import type { Peril, TriggerTerms } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
-import type { Farm, RegisteredFarm } from '../registry/farm/farm';
+import type { Farm, RegisteredFarm } from '../farms/farm';
 import { addDays, shiftYearsBack } from './calendar-date';
 import { type CoverTerm, termDays } from './cover-term';
 import { toMinorUnits } from './money';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain-error';
-import { insuredFarm, irrigatedFarm } from './insured-farm.fixture';
+import { insuredFarm, irrigatedFarm } from '../testing/insured-farm';
 import { priceQuote } from './pricing';
 import { quoteCover } from './quote';
 import type { IndexObservation } from './trigger-evaluation';

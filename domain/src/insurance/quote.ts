@@ -1,6 +1,6 @@
 import type { Quote, QuoteRequest } from '@cropcover/contracts';
+import type { Farm } from '../farms/farm';
 import { PLATFORM_VERSION } from '../platform-version';
-import type { Farm } from '../registry/farm/farm';
 import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
 import { type ReadingHistory, rateFraction } from './pricing';

@@ -1,5 +1,6 @@
 import type { WebhookSubscriptionEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
+import { type Aggregate, streamName } from '../aggregate';
 import { DomainError } from '../domain-error';
 
 export type WebhookSubscription =
@@ -45,4 +46,12 @@ export const evolveWebhookSubscription = (
 export const ownedWebhookSubscription = (state: WebhookSubscription, actor: Actor): RegisteredWebhookSubscription => {
   if (state.status === 'registered' && (actor.isAdmin || actor.organizationId === state.organizationId)) return state;
   throw new DomainError('not_found', 'not_found', 'No such webhook subscription is visible to you.');
+};
+
+/** `webhook-<webhook_id>`: one subscription, from creation to deactivation. */
+export const webhookStream = streamName('webhook');
+
+export const webhookAggregate: Aggregate<WebhookSubscription, WebhookSubscriptionEvent> = {
+  initial: initialWebhookSubscription,
+  evolve: evolveWebhookSubscription,
 };

@@ -1,9 +1,9 @@
 import type { EventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Config, Logger } from '@cropcover/runtime';
+import { createKafkajsClient } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
-import { createKafkajsClient } from '../kafka/kafkajs-client';
-import type { ReadModels } from '../read-models/schema';
 import { type IntegrationPublisher, startIntegrationPublisher } from './integration-publisher';
 
 export interface ConfiguredPublisherDeps {

@@ -1,6 +1,6 @@
 import type { IntegrationMessageHeaders, IntegrationTopicNames, RegistryAggregateType } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
-import type { OutgoingMessage } from '../kafka/kafka-client';
+import type { OutgoingMessage } from '@cropcover/runtime';
 
 // Which topics an event of the log goes to, and the message it becomes there (the shapes are the
 // contracts in contracts/src/integration). Streams other than policies, farms and farmers (shareable

@@ -7,12 +7,12 @@ import {
   TriggerBreachMessage,
 } from '@cropcover/contracts';
 import type { NewEvent } from '@cropcover/eventstore';
+import { readCheckpoint } from '@cropcover/read-store';
+import type { IncomingMessage, KafkaClient } from '@cropcover/runtime';
+import { createKafkajsClient } from '@cropcover/runtime';
+import { describeWithKafka, kafkaBrokerScript, testBrokers } from '@cropcover/runtime/testing';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { readCheckpoint } from '../checkpoints';
-import type { IncomingMessage, KafkaClient } from '../kafka/kafka-client';
-import { createKafkajsClient } from '../kafka/kafkajs-client';
-import { describeWithKafka, kafkaBrokerScript, testBrokers } from '../testing/kafka-test-broker';
 import { policyStory } from '../testing/policy-story';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
 import { farmerRegistered, farmRegistered, shareableIdClaimed } from '../testing/registry-events';

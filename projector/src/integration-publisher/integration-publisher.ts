@@ -1,11 +1,10 @@
 import { INTEGRATION_TOPICS, type IntegrationTopicNames } from '@cropcover/contracts';
 import type { AllStreamStart, EventStore, GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
-import type { Logger } from '@cropcover/runtime';
+import type { ReadModels } from '@cropcover/read-store';
+import { readCheckpoint, saveCheckpoint } from '@cropcover/read-store';
+import type { KafkaClient, KafkaProducer, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
-import { readCheckpoint, saveCheckpoint } from '../checkpoints';
-import type { KafkaClient, KafkaProducer } from '../kafka/kafka-client';
-import type { ReadModels } from '../read-models/schema';
 import { groupByTopic, routeToTopics } from './integration-messages';
 import { createPublishBackoff, type PublishBackoffOptions } from './publish-backoff';
 import { registerPublishLagMetrics } from './publish-lag-metrics';

@@ -1,8 +1,8 @@
 import { FarmerEvent } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
+import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import type { FarmersTable, ReadModels } from '../read-models/schema';
 import { inChunks } from './row-chunks';
 
 type FarmerRow = Insertable<FarmersTable>;

@@ -1,8 +1,8 @@
 import { FarmEvent } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
+import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '../read-models/schema';
 import { inChunks } from './row-chunks';
 
 /** A farms row as the projection works on it: crops as an array, turned into JSON text when written. */

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@cropcover/eventstore';
+import { calendarDateOf } from '@cropcover/read-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch } from '../projection-batch';
-import { calendarDateOf } from '../read-models/calendar-date-column';
 import { type PolicyStory, policyStory } from '../testing/policy-story';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
 import { readWholeLog } from '../testing/visible-log';

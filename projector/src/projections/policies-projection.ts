@@ -1,10 +1,9 @@
 import { PolicyEvent } from '@cropcover/contracts';
 import { evolvePolicy, type IssuedPolicy, initialPolicy } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
+import type { PolicyEvaluationsTable, PolicyPayoutsTable, ReadModels } from '@cropcover/read-store';
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import type { PolicyEvaluationsTable, PolicyPayoutsTable } from '../read-models/policy-tables';
-import type { ReadModels } from '../read-models/schema';
 import { applyPolicyCountChanges, policyCountChanges } from './policy-counts';
 import { policyPayoutRow, policyRow } from './policy-rows';
 import { inChunks } from './row-chunks';

@@ -1,6 +1,6 @@
 import type { IssuedPolicy } from '@cropcover/domain';
+import type { ReadModels } from '@cropcover/read-store';
 import { sql, type Transaction } from 'kysely';
-import type { ReadModels } from '../read-models/schema';
 import { inChunks } from './row-chunks';
 
 interface CountKey {

@@ -1,6 +1,6 @@
 import { type IssuedPolicy, nextMonitoringDate } from '@cropcover/domain';
+import type { PoliciesTable, PolicyPayoutsTable } from '@cropcover/read-store';
 import type { Insertable } from 'kysely';
-import type { PoliciesTable, PolicyPayoutsTable } from '../read-models/policy-tables';
 
 /** The policies row of an aggregate: its issue terms, status and the domain's next monitoring date. */
 export const policyRow = (policy: IssuedPolicy, streamRevision: number): Insertable<PoliciesTable> => {

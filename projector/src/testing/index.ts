@@ -1,6 +1,6 @@
 // What other packages' tests use to seed the read models through the real log and projector.
 
-export { describeWithKafka, kafkaBrokerScript, testBrokers } from './kafka-test-broker';
+export { describeWithKafka, kafkaBrokerScript, testBrokers } from '@cropcover/runtime/testing';
 export { type PolicyStory, type PolicyStoryStart, policyStory, policyStream } from './policy-story';
 export { openProjectorTestDatabase, type ProjectorTestDatabase } from './projector-test-database';
 export { atLeast, readTopics, type TopicReader } from './topic-reader';

@@ -15,7 +15,7 @@ export interface ProjectorProcess {
 
 export const startProjectorProcess = (databaseUrl: string): ProjectorProcess => {
   // Its own process group: npx starts a shell, tsx and then node, and a kill must reach all of them.
-  const child: ChildProcess = spawn('npx', ['tsx', 'projector/src/main.ts'], {
+  const child: ChildProcess = spawn('npx', ['tsx', 'service/src/processes/projector.ts'], {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info' },
     detached: true,

@@ -1,10 +1,10 @@
 import { createPostgresEventStore, type EventStore, migrateEventStore } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
+import { migrateReadModels } from '@cropcover/read-store';
 import { createKysely, createLogger, createPool, type Logger } from '@cropcover/runtime';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { migrateReadModels } from '../migrations/migrate-read-models';
-import type { ReadModels } from '../read-models/schema';
 
 export interface ProjectorTestDatabase {
   readonly url: string;

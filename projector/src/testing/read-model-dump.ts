@@ -1,5 +1,5 @@
+import type { ReadModels } from '@cropcover/read-store';
 import { type Kysely, sql } from 'kysely';
-import type { ReadModels } from '../read-models/schema';
 
 export type TableDump = readonly Record<string, unknown>[];
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, KafkaClient } from '@cropcover/runtime';
 import { expect, vi } from 'vitest';
-import type { IncomingMessage, KafkaClient } from '../kafka/kafka-client';
 
 // A downstream consumer for tests: a consumer group of its own (so it reads every message of the topics
 // from the beginning) that keeps what it receives, in arrival order.

@@ -1,5 +1,5 @@
 import type { Farm, FarmerProfile } from '@cropcover/contracts';
-import type { ReadModels } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Kysely, Selectable } from 'kysely';
 import { isoTimestamp } from '../timestamps';
 

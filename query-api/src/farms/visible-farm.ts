@@ -1,4 +1,4 @@
-import type { ReadModels } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
 import { ADMIN_ROLE, type Principal, ProblemError } from '@cropcover/runtime';
 import type { Kysely, Selectable } from 'kysely';
 

@@ -1,12 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { policyListItem, policyView } from '@cropcover/domain';
-import {
-  createReadModelConsistency,
-  policiesProjection,
-  type ReadModelConsistency,
-  rebuildProjections,
-} from '@cropcover/projector';
+import { policiesProjection, rebuildProjections } from '@cropcover/projector';
 import {
   openProjectorTestDatabase,
   type PolicyStory,
@@ -14,6 +9,7 @@ import {
   policyStory,
   readWholeLog,
 } from '@cropcover/projector/testing';
+import { createReadModelConsistency, type ReadModelConsistency } from '@cropcover/read-store';
 import {
   createHttpApp,
   createLogger,

@@ -41,7 +41,7 @@ describe('the policy monitor', () => {
 
   it('runs as a process of its own next to the service, on the same database', async () => {
     const monitor = await startProcess(
-      ['node_modules/.bin/tsx', 'command-api/src/monitor-main.ts'],
+      ['node_modules/.bin/tsx', 'service/src/processes/monitor.ts'],
       { DATABASE_URL: database.url, LOG_LEVEL: 'info' },
       '/healthz',
     );

@@ -13,9 +13,9 @@ beforeAll(async () => {
   database = await createTestDatabase('e2e_topology');
   const env = { DATABASE_URL: database.url };
   // The projector first: it creates the read-model tables the query API reads.
-  processes.push(await startProcess(['node_modules/.bin/tsx', 'projector/src/main.ts'], env, '/healthz'));
-  processes.push(await startProcess(['node_modules/.bin/tsx', 'command-api/src/main.ts'], env, '/readyz'));
-  processes.push(await startProcess(['node_modules/.bin/tsx', 'query-api/src/main.ts'], env, '/readyz'));
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'service/src/processes/projector.ts'], env, '/healthz'));
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'service/src/processes/command-api.ts'], env, '/readyz'));
+  processes.push(await startProcess(['node_modules/.bin/tsx', 'service/src/processes/query-api.ts'], env, '/readyz'));
 }, 120_000);
 
 afterAll(async () => {

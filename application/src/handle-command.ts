@@ -1,0 +1,81 @@
+import type { Aggregate } from '@cropcover/domain';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  WrongExpectedRevisionError,
+} from '@cropcover/eventstore';
+import type { CommandContext } from './command-context';
+import { type DomainEvent, toNewEvent } from './event-envelope';
+
+/** A stream's state and the revision to expect when appending to it. */
+export interface LoadedStream<State> {
+  readonly state: State;
+  readonly expected: ExpectedRevision;
+}
+
+export interface CommandOutcome<State> {
+  /** The state after the decided events. */
+  readonly state: State;
+  /** Where the events landed; undefined when the decision was to change nothing. */
+  readonly appended: AppendResult | undefined;
+}
+
+/** A concurrent writer won this many times in a row: give up with a 409 rather than spin. */
+const MAX_ATTEMPTS = 10;
+
+/** Writers that lost a race retry after a short random pause, so a burst on one stream (many
+ *  evaluations of one policy at once) spreads out instead of colliding again in lockstep. */
+const pauseBeforeRetry = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
+
+/** The state of a stream, replayed through the aggregate, and the revision it was read at. */
+export const loadStream = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+): Promise<LoadedStream<State>> => {
+  const recorded = await eventStore.readStream(streamId);
+  return {
+    // Our own log, upcast on read to the current shapes: the cast names what the stream holds.
+    state: recorded.reduce((current, event) => aggregate.evolve(current, event as unknown as Event), aggregate.initial),
+    expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision,
+  };
+};
+
+/** The state of a stream without deciding anything. */
+export const loadAggregate = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+): Promise<State> => (await loadStream(eventStore, streamId, aggregate)).state;
+
+/** Load the stream, decide, append expecting the revision that was loaded; when another writer got
+ *  there first, load again and decide again on the newer state. A caller that already loaded the
+ *  stream (to find what the decision needs) passes it, so the first attempt does not read it again. */
+export const handleCommand = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+  decide: (state: State) => Event[],
+  context: CommandContext,
+  alreadyLoaded?: LoadedStream<State>,
+): Promise<CommandOutcome<State>> => {
+  let loaded = alreadyLoaded ?? (await loadStream(eventStore, streamId, aggregate));
+  for (let attempt = 1; ; attempt += 1) {
+    const events = decide(loaded.state);
+    if (events.length === 0) return { state: loaded.state, appended: undefined };
+    try {
+      const appended = await eventStore.append(
+        streamId,
+        events.map((event) => toNewEvent(event, context)),
+        loaded.expected,
+      );
+      return { state: events.reduce(aggregate.evolve, loaded.state), appended };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      await pauseBeforeRetry(attempt);
+      loaded = await loadStream(eventStore, streamId, aggregate);
+    }
+  }
+};

@@ -1,0 +1,33 @@
+import type { EvaluationResult } from '@cropcover/contracts';
+import {
+  backtestPolicy,
+  backtestTerm,
+  policyAggregate,
+  policyStream,
+  readingsNeeded,
+  visiblePolicy,
+} from '@cropcover/domain';
+import { loadReadingHistory } from '@cropcover/read-store';
+import type { CommandContext } from '../command-context';
+import type { CommandDeps } from '../command-deps';
+import { loadAggregate } from '../handle-command';
+
+/** What the triggers showed as of a past date: computed from the readings, never appended, never paid. */
+export const backtestEvaluation = async (
+  deps: CommandDeps,
+  context: CommandContext,
+  policyId: string,
+  asOf: string,
+): Promise<EvaluationResult> => {
+  const state = await loadAggregate(deps.eventStore, policyStream(policyId), policyAggregate);
+  const policy = visiblePolicy(state, context.actor);
+  const term = backtestTerm(policy, asOf);
+  const readings = await loadReadingHistory(deps.db, {
+    farmId: policy.issued.farm_id,
+    fieldId: policy.issued.field_id,
+    indices: readingsNeeded(policy),
+    from: term.start,
+    to: term.end,
+  });
+  return backtestPolicy({ actor: context.actor, asOf, readings, now: context.now }, state);
+};

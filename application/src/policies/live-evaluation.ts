@@ -1,0 +1,62 @@
+import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
+import {
+  evaluatePolicy,
+  evaluationResult,
+  type Policy,
+  policyAggregate,
+  policyStream,
+  readingsNeeded,
+  visiblePolicy,
+} from '@cropcover/domain';
+import type { GlobalPosition } from '@cropcover/eventstore';
+import { loadReadingHistory } from '@cropcover/read-store';
+import { v7 as uuidv7 } from 'uuid';
+import type { CommandContext } from '../command-context';
+import type { CommandDeps } from '../command-deps';
+import { handleCommand, type LoadedStream, loadStream } from '../handle-command';
+
+export interface LiveEvaluation {
+  readonly result: EvaluationResult;
+  /** Where the evaluation's events landed, for read-your-writes. */
+  readonly position: GlobalPosition | undefined;
+}
+
+/** Evaluates as of today and records it. Concurrent evaluations of one policy cannot pay twice: each
+ *  appends expecting the revision it decided on, and the loser decides again on the state that already
+ *  holds the winner's payout, so it pays only what is still owed (usually nothing). */
+export const liveEvaluation = async (
+  deps: CommandDeps,
+  context: CommandContext,
+  policyId: string,
+  alreadyLoaded?: LoadedStream<Policy>,
+): Promise<LiveEvaluation> => {
+  const stream = policyStream(policyId);
+  const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
+  const policy = visiblePolicy(loaded.state, context.actor);
+  // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
+  const readings = await loadReadingHistory(deps.db, {
+    farmId: policy.issued.farm_id,
+    fieldId: policy.issued.field_id,
+    indices: readingsNeeded(policy),
+    from: policy.issued.term_start,
+    to: policy.issued.term_end,
+  });
+  // One id per request: a retry after a lost race decides again under the same evaluation and payout ids.
+  const evaluationId = uuidv7();
+  let decided: PolicyEvent[] = [];
+  const outcome = await handleCommand(
+    deps.eventStore,
+    stream,
+    policyAggregate,
+    (state) => {
+      decided = evaluatePolicy({ actor: context.actor, evaluationId, readings, now: context.now }, state);
+      return decided;
+    },
+    context,
+    loaded,
+  );
+  return {
+    result: evaluationResult(visiblePolicy(outcome.state, context.actor), decided),
+    position: outcome.appended?.position,
+  };
+};

@@ -1,0 +1,22 @@
+import { loadAggregate, loadPricingHistory } from '@cropcover/application';
+import { QuoteRequest } from '@cropcover/contracts';
+import { farmAggregate, farmStream, quoteCover, utcDate } from '@cropcover/domain';
+import { parseBody, principalOf } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+import type { CommandApiDeps } from '../../command-api-deps';
+import { requireInsurer } from '../insurer';
+
+/** POST /insurance/quote — endpoint 1: the premium the cover would be issued at today. Records nothing. */
+export const quoteRoute =
+  (deps: CommandApiDeps): RequestHandler =>
+  async (req, res) => {
+    requireInsurer(principalOf(req));
+    const request = parseBody(QuoteRequest, req);
+    const farm = await loadAggregate(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+    const history = await loadPricingHistory(deps.db, {
+      farmId: request.farm_id,
+      fieldId: request.field_id,
+      perils: request.perils,
+    });
+    res.json(quoteCover({ request, farm, today: utcDate(deps.clock.now()), history }));
+  };

@@ -1,0 +1,4 @@
+export * from './farmer';
+export * from './farmer-id';
+export * from './register-farmer';
+export * from './update-farmer-profile';

@@ -1,0 +1,36 @@
+import type { FarmEvent } from '@cropcover/contracts';
+import type { Actor } from '../actor';
+import { DomainError } from '../domain-error';
+import type { Farm } from './farm';
+import { managedFarm } from './farm-access';
+
+export interface RegisterField {
+  readonly actor: Actor;
+  readonly fieldId: string;
+  readonly name: string;
+  readonly areaHa: number;
+  readonly location: { readonly lat: number; readonly lon: number };
+  readonly cropType: string | null;
+  readonly now: Date;
+}
+
+export const registerField = (command: RegisterField, state: Farm): FarmEvent[] => {
+  const farm = managedFarm(state, command.actor);
+  if (farm.fields.some((field) => field.fieldId === command.fieldId)) {
+    throw new DomainError('conflict', 'field_exists', `field ${command.fieldId} is already registered on this farm`);
+  }
+  return [
+    {
+      type: 'FieldRegistered',
+      data: {
+        farm_id: farm.farmId,
+        field_id: command.fieldId,
+        name: command.name,
+        area_ha: command.areaHa,
+        location: { lat: command.location.lat, lon: command.location.lon },
+        crop_type: command.cropType,
+        registered_at: command.now.toISOString(),
+      },
+    },
+  ];
+};

@@ -1,0 +1,89 @@
+import type { PolicyEnvironment, PolicyEvent, PolicyIssueRequest } from '@cropcover/contracts';
+import type { Actor } from '../actor';
+import { DomainError } from '../domain-error';
+import type { Farm } from '../farms/farm';
+import { utcDate } from '../insurance/calendar-date';
+import { priceCover } from '../insurance/cover';
+import { type ReadingHistory, rateFraction } from '../insurance/pricing';
+import { PRODUCT_CATALOG, type ProductCatalog } from '../insurance/product-catalog';
+import { PLATFORM_VERSION } from '../platform-version';
+import type { Policy } from './policy';
+
+/** Days after term end during which late readings still count and the policy cannot expire. */
+export const DEFAULT_SETTLEMENT_PERIOD_DAYS = 30;
+
+export interface IssuePolicy {
+  readonly actor: Actor;
+  readonly policyId: string;
+  readonly environment: PolicyEnvironment;
+  readonly request: PolicyIssueRequest;
+  /** The farm as the registry holds it. */
+  readonly farm: Farm;
+  /** The field's past readings, for burning-cost pricing exactly as the quote saw them. */
+  readonly history: ReadingHistory;
+  readonly settlementPeriodDays: number;
+  readonly now: Date;
+}
+
+export const issuePolicy = (
+  command: IssuePolicy,
+  state: Policy,
+  catalog: ProductCatalog = PRODUCT_CATALOG,
+): PolicyEvent[] => {
+  const organizationId = command.actor.organizationId;
+  if (organizationId === null) {
+    throw new DomainError('forbidden', 'organization_required', 'issuing a policy needs an organization (org_id)');
+  }
+  if (state.status !== 'not_issued') {
+    throw new DomainError('conflict', 'policy_exists', `policy ${command.policyId} already exists`);
+  }
+  const { request } = command;
+  const cover = priceCover(
+    {
+      farm: command.farm,
+      perils: request.perils,
+      sumInsured: request.sum_insured,
+      currency: request.currency,
+      term: { start: request.term_start, end: request.term_end },
+      today: utcDate(command.now),
+      history: command.history,
+    },
+    catalog,
+  );
+  const field = cover.farm.fields.find((candidate) => candidate.fieldId === request.field_id);
+  return [
+    {
+      type: 'PolicyIssued',
+      data: {
+        policy_id: command.policyId,
+        organization_id: organizationId,
+        environment: command.environment,
+        farm_id: cover.farm.farmId,
+        field_id: request.field_id,
+        farm_name: cover.farm.attributes.name,
+        field_name: field?.name ?? null,
+        field_area_ha: field?.areaHa ?? null,
+        field_location: field === undefined ? null : `${field.location.lat},${field.location.lon}`,
+        crop_type: request.crop_type ?? field?.cropType ?? null,
+        currency: cover.currency,
+        sum_insured_minor: cover.sumInsuredMinor,
+        premium_minor: cover.pricing.premiumMinor,
+        rate: rateFraction(cover.pricing.ratePpm),
+        pricing: cover.pricing.perils.map((price) => ({
+          peril: price.peril,
+          rate: rateFraction(price.ratePpm),
+          premium_minor: price.premiumMinor,
+          method: price.method,
+          seasons_used: price.seasonsUsed,
+        })),
+        perils: [...request.perils],
+        triggers: [...cover.triggers],
+        term_start: cover.term.start,
+        term_end: cover.term.end,
+        settlement_period_days: command.settlementPeriodDays,
+        issued_at: command.now.toISOString(),
+        platform_version: PLATFORM_VERSION,
+      },
+    },
+  ];
+};

@@ -1,0 +1,143 @@
+import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../insurance/calendar-date';
+import { multiplyMinorUnits } from '../insurance/money';
+import type { ReadingHistory } from '../insurance/pricing';
+import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
+import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { insuredFarm, insurer } from '../testing/insured-farm';
+import { evaluatePolicy } from './evaluate-policy';
+import { issuePolicy } from './issue-policy';
+import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from './policy';
+
+// Random readings pushed between random evaluations of a random policy: the payout rules must hold
+// after every step, whatever the weather.
+
+const termStart = '2026-04-01';
+const termEnd = '2026-06-29';
+
+const readingArbitrary = fc.oneof(
+  fc.record({
+    index: fc.constant<ReadingIndex>('rainfall_mm'),
+    day: fc.integer({ min: -3, max: 92 }),
+    value: fc.double({ min: 0, max: 1000, noNaN: true }),
+  }),
+  fc.record({
+    index: fc.constant<ReadingIndex>('ndvi'),
+    day: fc.integer({ min: 0, max: 92 }),
+    value: fc.double({ min: -1, max: 1, noNaN: true }),
+  }),
+  fc.record({
+    index: fc.constant<ReadingIndex>('wind_speed_ms'),
+    day: fc.integer({ min: 0, max: 92 }),
+    value: fc.double({ min: 0, max: 120, noNaN: true }),
+  }),
+);
+
+const scenarioArbitrary = fc.record({
+  perils: fc.uniqueArray(fc.constantFrom<Peril>('drought', 'flood', 'vegetation_stress', 'storm'), { minLength: 1 }),
+  sumInsured: fc.integer({ min: 1, max: 1_000_000_000 }),
+  steps: fc.array(
+    fc.record({ pushed: fc.array(readingArbitrary, { maxLength: 40 }), day: fc.integer({ min: 0, max: 130 }) }),
+    {
+      minLength: 1,
+      maxLength: 8,
+    },
+  ),
+});
+
+const issued = (perils: Peril[], sumInsured: number): Policy =>
+  issuePolicy(
+    {
+      actor: insurer,
+      policyId: 'p',
+      environment: 'sandbox',
+      request: {
+        farm_id: 'farm-1',
+        field_id: 'north',
+        perils,
+        sum_insured: sumInsured,
+        currency: 'JPY',
+        term_start: termStart,
+        term_end: termEnd,
+      },
+      farm: insuredFarm,
+      history: {},
+      settlementPeriodDays: 30,
+      now: new Date('2026-03-30T00:00:00Z'),
+    },
+    initialPolicy,
+  ).reduce(evolvePolicy, initialPolicy);
+
+/** Readings as the store keeps them: the latest value per index and date. */
+const upsert = (
+  history: ReadingHistory,
+  pushed: readonly { index: ReadingIndex; day: number; value: number }[],
+): ReadingHistory => {
+  const next: Record<string, IndexObservation[]> = {};
+  for (const index of ['rainfall_mm', 'ndvi', 'wind_speed_ms'] as const) {
+    const byDate = new Map((history[index] ?? []).map((reading) => [reading.date, reading.value]));
+    for (const reading of pushed.filter((candidate) => candidate.index === index)) {
+      byDate.set(addDays(termStart, reading.day), reading.value);
+    }
+    next[index] = [...byDate].map(([date, value]) => ({ date, value }));
+  }
+  return next;
+};
+
+const asIssued = (state: Policy): IssuedPolicy => {
+  if (state.status === 'not_issued') throw new Error('not issued');
+  return state;
+};
+
+const paymentsOf = (events: readonly PolicyEvent[]) =>
+  events.flatMap((event) => (event.type === 'PayoutApproved' ? [event.data] : []));
+
+describe('payout properties over random readings and evaluation sequences', () => {
+  it('never pay beyond the sum insured, pay an unchanged breach nothing, and a deeper one only the difference', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, ({ perils, sumInsured, steps }) => {
+        let state = issued(perils, sumInsured);
+        let history: ReadingHistory = {};
+        const log: PolicyEvent[] = [];
+        steps.forEach((step, at) => {
+          history = upsert(history, step.pushed);
+          const command = {
+            actor: insurer,
+            evaluationId: `e${at}`,
+            readings: history,
+            now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
+          };
+          const before = asIssued(state);
+          const events = evaluatePolicy(command, state);
+          // Deciding again on the same state (a retry after a conflict) decides the same.
+          expect(evaluatePolicy(command, state)).toEqual(events);
+          for (const payout of paymentsOf(events)) {
+            const cover = before.perils.find((candidate) => candidate.terms.peril === payout.peril)!;
+            expect(severityPpmOf(payout.severity)).toBeGreaterThan(cover.breached ? cover.deepestSeverityPpm : -1);
+          }
+          state = events.reduce(evolvePolicy, state);
+          log.push(...events);
+          const after = asIssued(state);
+          const paid = paymentsOf(log).reduce((sum, payout) => sum + payout.amount_minor, 0);
+          expect(after.paidMinor).toBe(paid);
+          expect(paid).toBeLessThanOrEqual(sumInsured);
+          for (const cover of after.perils) {
+            const due = multiplyMinorUnits(sumInsured, BigInt(cover.deepestSeverityPpm), BigInt(FULL_SEVERITY_PPM));
+            // Each peril is paid what its deepest breach is worth, unless the sum insured ran out first.
+            expect(cover.paidMinor).toBeLessThanOrEqual(due);
+            if (paid < sumInsured) expect(cover.paidMinor).toBe(due);
+          }
+          // The same evaluation again, on the same readings and day, pays and breaches nothing more.
+          const repeat = evaluatePolicy({ ...command, evaluationId: `r${at}` }, state);
+          expect(repeat.filter((event) => event.type === 'PayoutApproved' || event.type === 'TriggerBreached')).toEqual(
+            [],
+          );
+        });
+        expect(asIssued(state).status).toBe(paymentsOf(log).length > 0 ? 'claimed' : 'active');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

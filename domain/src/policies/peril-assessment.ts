@@ -1,0 +1,26 @@
+import type { CoverTerm } from '../insurance/cover-term';
+import type { ReadingHistory } from '../insurance/pricing';
+import { evaluateTrigger, type TriggerOutcome } from '../insurance/trigger-evaluation';
+import type { IssuedPolicy, PerilCover } from './policy';
+
+export interface PerilAssessment {
+  readonly cover: PerilCover;
+  readonly outcome: TriggerOutcome;
+}
+
+/** Every peril's trigger on `term` as of `asOf`, in the policy's peril order. */
+export const assessPerils = (
+  policy: IssuedPolicy,
+  readings: ReadingHistory,
+  asOf: string,
+  term: CoverTerm,
+): PerilAssessment[] =>
+  policy.perils.map((cover) => ({
+    cover,
+    outcome: evaluateTrigger(cover.terms, readings[cover.terms.reading] ?? [], asOf, term),
+  }));
+
+export const policyTerm = (policy: IssuedPolicy): CoverTerm => ({
+  start: policy.issued.term_start,
+  end: policy.issued.term_end,
+});

@@ -1,0 +1,60 @@
+import type { PolicyListItem, Policy as PolicyResponse } from '@cropcover/contracts';
+import { toMajorUnits } from '../insurance/money';
+import { nextMonitoringDate } from './next-monitoring-date';
+import type { IssuedPolicy } from './policy';
+
+/** The policy as the API shows it (issue, retrieve, lapse responses). */
+export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number): PolicyResponse => {
+  const { issued } = policy;
+  const next = nextMonitoringDate(policy, monitoringIntervalDays);
+  return {
+    policy_id: issued.policy_id,
+    organization_id: issued.organization_id,
+    environment: issued.environment,
+    farm_id: issued.farm_id,
+    field_id: issued.field_id,
+    ...(issued.farm_name === null ? {} : { farm_name: issued.farm_name }),
+    ...(issued.field_name === null ? {} : { field_name: issued.field_name }),
+    ...(issued.field_area_ha === null ? {} : { field_area_ha: issued.field_area_ha }),
+    ...(issued.field_location === null ? {} : { field_location: issued.field_location }),
+    ...(issued.crop_type === null ? {} : { crop_type: issued.crop_type }),
+    sum_insured: toMajorUnits(issued.sum_insured_minor, issued.currency),
+    currency: issued.currency,
+    premium: toMajorUnits(issued.premium_minor, issued.currency),
+    perils: [...issued.perils],
+    triggers: policy.perils.map((cover) => ({
+      peril: cover.terms.peril,
+      trigger_index: cover.terms.trigger_index,
+      current_index_reading: cover.latestObservedValue,
+      trigger_threshold: cover.terms.threshold,
+      comparison: cover.terms.comparison,
+      data_available: cover.latestObservedValue !== null,
+    })),
+    status: policy.status,
+    issued_at: issued.issued_at,
+    term_start: issued.term_start,
+    term_end: issued.term_end,
+    platform_version: issued.platform_version,
+    ...(next === undefined ? {} : { next_monitoring_date: next }),
+  };
+};
+
+/** The policy as an element of GET /insurance/policies. */
+export const policyListItem = (policy: IssuedPolicy, monitoringIntervalDays?: number): PolicyListItem => {
+  const view = policyView(policy, monitoringIntervalDays);
+  return {
+    policy_id: view.policy_id,
+    farm_id: view.farm_id,
+    field_id: view.field_id,
+    ...(view.crop_type === undefined ? {} : { crop_type: view.crop_type }),
+    sum_insured: view.sum_insured,
+    currency: view.currency,
+    premium: view.premium,
+    perils: view.perils,
+    status: view.status,
+    issued_at: view.issued_at,
+    term_start: view.term_start,
+    term_end: view.term_end,
+    ...(view.next_monitoring_date === undefined ? {} : { next_monitoring_date: view.next_monitoring_date }),
+  };
+};

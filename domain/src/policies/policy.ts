@@ -1,0 +1,124 @@
+import type { Peril, PolicyEvent, PolicyIssued, PolicyStatus, TriggerTerms } from '@cropcover/contracts';
+import { type Aggregate, streamName } from '../aggregate';
+import { utcDate } from '../insurance/calendar-date';
+import { severityPpmOf } from '../insurance/severity';
+
+/** One peril of an issued policy: its frozen trigger and what it has breached and been paid so far. */
+export interface PerilCover {
+  readonly terms: TriggerTerms;
+  readonly breached: boolean;
+  /** The deepest severity breached so far; a later breach pays only when it goes deeper. */
+  readonly deepestSeverityPpm: number;
+  readonly paidMinor: number;
+  /** The aggregate of the last non-backtest evaluation; null when that evaluation had no reading. */
+  readonly latestObservedValue: number | null;
+}
+
+export interface PolicyPayout {
+  readonly payoutId: string;
+  readonly peril: Peril;
+  readonly evaluationId: string;
+  readonly amountMinor: number;
+  readonly approvedAt: string;
+  readonly settledAt: string | null;
+}
+
+export interface IssuedPolicy {
+  readonly status: PolicyStatus;
+  /** The terms as issued: money, term, enrichment and frozen triggers. */
+  readonly issued: PolicyIssued;
+  readonly perils: readonly PerilCover[];
+  readonly payouts: readonly PolicyPayout[];
+  readonly paidMinor: number;
+  /** UTC date of the last non-backtest evaluation, which the monitor schedules from. */
+  readonly lastMonitoredOn: string | null;
+}
+
+export type Policy = { readonly status: 'not_issued' } | IssuedPolicy;
+
+export const initialPolicy: Policy = { status: 'not_issued' };
+
+const updatePeril = (policy: IssuedPolicy, peril: Peril, change: (cover: PerilCover) => PerilCover): IssuedPolicy => ({
+  ...policy,
+  perils: policy.perils.map((cover) => (cover.terms.peril === peril ? change(cover) : cover)),
+});
+
+export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
+  if (event.type === 'PolicyIssued') {
+    return {
+      status: 'active',
+      issued: event.data,
+      perils: event.data.triggers.map((terms) => ({
+        terms,
+        breached: false,
+        deepestSeverityPpm: 0,
+        paidMinor: 0,
+        latestObservedValue: null,
+      })),
+      payouts: [],
+      paidMinor: 0,
+      lastMonitoredOn: null,
+    };
+  }
+  if (state.status === 'not_issued') return state;
+  switch (event.type) {
+    case 'TriggerEvaluated':
+      return {
+        ...updatePeril(state, event.data.peril, (cover) => ({
+          ...cover,
+          latestObservedValue: event.data.observed_value,
+        })),
+        lastMonitoredOn: utcDate(new Date(event.data.evaluated_at)),
+      };
+    case 'TriggerEvaluationSkipped':
+      return {
+        ...state,
+        perils: state.perils.map((cover) =>
+          event.data.perils.includes(cover.terms.peril) ? { ...cover, latestObservedValue: null } : cover,
+        ),
+        lastMonitoredOn: utcDate(new Date(event.data.evaluated_at)),
+      };
+    case 'TriggerBreached':
+      return updatePeril(state, event.data.peril, (cover) => ({
+        ...cover,
+        breached: true,
+        deepestSeverityPpm: Math.max(cover.deepestSeverityPpm, severityPpmOf(event.data.severity)),
+      }));
+    case 'PayoutApproved': {
+      const { payout_id, peril, evaluation_id, amount_minor, approved_at } = event.data;
+      const paid = updatePeril(state, peril, (cover) => ({ ...cover, paidMinor: cover.paidMinor + amount_minor }));
+      return {
+        ...paid,
+        status: state.status === 'active' ? 'claimed' : state.status,
+        payouts: [
+          ...state.payouts,
+          {
+            payoutId: payout_id,
+            peril,
+            evaluationId: evaluation_id,
+            amountMinor: amount_minor,
+            approvedAt: approved_at,
+            settledAt: null,
+          },
+        ],
+        paidMinor: state.paidMinor + amount_minor,
+      };
+    }
+    case 'PayoutSettled':
+      return {
+        ...state,
+        payouts: state.payouts.map((payout) =>
+          payout.payoutId === event.data.payout_id ? { ...payout, settledAt: event.data.settled_at } : payout,
+        ),
+      };
+    case 'PolicyLapsed':
+      return { ...state, status: 'lapsed' };
+    case 'PolicyExpired':
+      return { ...state, status: 'expired' };
+  }
+};
+
+/** `policy-<policy_id>`: every event of one policy, from its issue to its settlement. */
+export const policyStream = streamName('policy');
+
+export const policyAggregate: Aggregate<Policy, PolicyEvent> = { initial: initialPolicy, evolve: evolvePolicy };

@@ -1,0 +1,82 @@
+import {
+  type EvaluationHistory,
+  EvaluationHistoryQuery,
+  PolicyPathParams,
+  type TriggerEvaluationHistoryItem,
+} from '@cropcover/contracts';
+import { toMajorUnits } from '@cropcover/domain';
+import { calendarDateOf } from '@cropcover/read-store';
+import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+import type { QueryApiDeps } from '../../../../query-api-deps';
+import { isoTimestamp } from '../../../../timestamps';
+import { requirePolicyReader, visiblePolicy } from '../../../visible-policy';
+
+/** GET /insurance/policies/{policy_id}/evaluations — endpoint 7: one item per peril per live evaluation,
+ *  newest first, with the payout that peril got in that evaluation. */
+export const listEvaluations =
+  (deps: QueryApiDeps): RequestHandler =>
+  async (req, res) => {
+    const principal = principalOf(req);
+    requirePolicyReader(principal);
+    const { policy_id } = parseParams(PolicyPathParams, req);
+    const { page, page_size } = parseQuery(EvaluationHistoryQuery, req);
+    await visiblePolicy(deps.db, policy_id, principal);
+    const ofPolicy = deps.db.selectFrom('policy_evaluations as e').where('e.policy_id', '=', policy_id);
+    const [rows, counted] = await Promise.all([
+      ofPolicy
+        .leftJoin('policy_payouts as p', 'p.payout_id', 'e.payout_id')
+        .select((eb) => [
+          'e.evaluation_id',
+          'e.peril',
+          'e.trigger_index',
+          'e.observed_value',
+          'e.threshold',
+          'e.breached',
+          'e.severity',
+          calendarDateOf(eb.ref('e.as_of')).as('as_of'),
+          calendarDateOf(eb.ref('e.window_start')).as('window_start'),
+          calendarDateOf(eb.ref('e.window_end')).as('window_end'),
+          'e.evaluated_at',
+          'p.payout_id',
+          'p.amount_minor',
+          'p.currency',
+          'p.status as payout_status',
+          'p.settled_at',
+        ])
+        .orderBy('e.evaluated_at', 'desc')
+        .orderBy('e.peril')
+        .limit(page_size)
+        .offset((page - 1) * page_size)
+        .execute(),
+      ofPolicy.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    const items = rows.map(
+      (row): TriggerEvaluationHistoryItem => ({
+        evaluation_id: row.evaluation_id,
+        peril: row.peril as TriggerEvaluationHistoryItem['peril'],
+        trigger_index: row.trigger_index as TriggerEvaluationHistoryItem['trigger_index'],
+        observed_value: row.observed_value,
+        threshold: row.threshold,
+        breached: row.breached,
+        severity: row.severity,
+        as_of: row.as_of,
+        window_start: row.window_start,
+        window_end: row.window_end,
+        evaluated_at: isoTimestamp(row.evaluated_at),
+        ...(row.payout_id === null || row.amount_minor === null || row.currency === null || row.payout_status === null
+          ? {}
+          : {
+              payout: {
+                payout_id: row.payout_id,
+                amount: toMajorUnits(Number(row.amount_minor), row.currency),
+                currency: row.currency,
+                status: row.payout_status,
+                ...(row.settled_at === null ? {} : { settled_at: isoTimestamp(row.settled_at) }),
+              },
+            }),
+      }),
+    );
+    const history: EvaluationHistory = { policy_id, items, total: Number(counted.total), page, page_size };
+    res.json(history);
+  };

@@ -1,0 +1,72 @@
+import { type PolicyList, PolicyListQuery } from '@cropcover/contracts';
+import { policyListItem } from '@cropcover/domain';
+import type { ReadModels } from '@cropcover/read-store';
+import { parseQuery, principalOf } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+import { type Kysely, sql } from 'kysely';
+import type { QueryApiDeps } from '../../query-api-deps';
+import { requirePolicyReader } from '../visible-policy';
+
+type Filters = Omit<PolicyListQuery, 'page' | 'page_size'> & { organizationId: string };
+
+const matching = (db: Kysely<ReadModels>, { organizationId, status, farm_id, peril }: Filters) => {
+  let query = db.selectFrom('policies').where('organization_id', '=', organizationId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  if (farm_id !== undefined) query = query.where('farm_id', '=', farm_id);
+  if (peril !== undefined) query = query.where(sql<boolean>`perils @> array[${peril}]::text[]`);
+  return query;
+};
+
+/** The page's rows in list order. The page is chosen from the list index alone (it includes every filter
+ *  column), and only its own rows are read from the table: a deep page skips index entries, not rows. */
+const pageOf = (db: Kysely<ReadModels>, filters: Filters, page: number, pageSize: number) =>
+  db
+    .selectFrom('policies')
+    .innerJoin(
+      matching(db, filters)
+        .select(['policy_id', 'issued_at'])
+        .orderBy('issued_at', 'desc')
+        .orderBy('policy_id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .as('page'),
+      'page.policy_id',
+      'policies.policy_id',
+    )
+    .select('policies.aggregate')
+    .orderBy('page.issued_at', 'desc')
+    .orderBy('page.policy_id')
+    .execute();
+
+/** Every policy matching the filters. Without farm_id, a sum over policy_counts (a few dozen rows per
+ *  organization) rather than a count over all its policies; a farm has few policies, so with farm_id the
+ *  rows are counted from the farm's index range. */
+const totalOf = async (db: Kysely<ReadModels>, filters: Filters): Promise<number> => {
+  if (filters.farm_id !== undefined) {
+    const { total } = await matching(db, filters)
+      .select((eb) => eb.fn.countAll<bigint>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(total);
+  }
+  let counts = db.selectFrom('policy_counts').where('organization_id', '=', filters.organizationId);
+  if (filters.status !== undefined) counts = counts.where('status', '=', filters.status);
+  if (filters.peril !== undefined) counts = counts.where(sql<boolean>`perils @> array[${filters.peril}]::text[]`);
+  const { total } = await counts
+    // sum(bigint) is numeric, which node-postgres returns as a string.
+    .select(sql<string>`coalesce(sum(policies), 0)`.as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(total);
+};
+
+/** GET /insurance/policies — endpoint 2: the caller's organization's policies, newest first. Admins too see
+ *  only their own organization here (SPEC §4: lists only ever show the caller's organization). */
+export const listPolicies =
+  (deps: QueryApiDeps): RequestHandler =>
+  async (req, res) => {
+    const organizationId = requirePolicyReader(principalOf(req));
+    const { page, page_size, ...filters } = parseQuery(PolicyListQuery, req);
+    const scope: Filters = { ...filters, organizationId };
+    const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
+    const list: PolicyList = { items: rows.map((row) => policyListItem(row.aggregate)), total, page, page_size };
+    res.json(list);
+  };

@@ -1,0 +1,28 @@
+export type * from './calendar-date-column';
+export { calendarDateOf } from './calendar-date-column';
+export { positionFromColumns, readCheckpoint, saveCheckpoint } from './checkpoints';
+export type * from './columns';
+export { migrateReadModels } from './migrations/migrate-read-models';
+export {
+  decodeProgress,
+  encodeProgress,
+  PROJECTIONS_ADVANCED_CHANNEL,
+  type ProgressSource,
+  type ProjectionProgress,
+} from './progress-channel';
+export { loadReadingHistory, type ReadingHistoryQuery } from './queries/reading-history';
+export type * from './read-models';
+export {
+  createReadModelConsistency,
+  LISTENER_APPLICATION_NAME,
+  type ReadModelConsistency,
+  type ReadModelConsistencyOptions,
+} from './read-your-writes';
+export type * from './schema/command-api/idempotency-tables';
+export type * from './schema/command-api/index-readings-tables';
+export type * from './schema/command-api/webhook-secret-tables';
+export type * from './schema/projector/checkpoint-tables';
+export type * from './schema/projector/policy-tables';
+export type * from './schema/projector/registry-tables';
+export type * from './schema/projector/webhook-tables';
+export type * from './schema/webhook-dispatcher/webhook-delivery-tables';

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { ReadModels } from '../read-models';
+import { registryReadModels } from './0001-registry-read-models';
+import { indexReadings } from './0002-index-readings';
+import { policyReadModels } from './0003-policy-read-models';
+import { idempotencyKeys } from './0004-idempotency-keys';
+import { webhookTables } from './0005-webhooks';
+import { webhookTargetPositions } from './0006-webhook-target-positions';
+
+// In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
+// packages that may run a kysely Migrator against the same database.
+const migrations: Record<string, Migration> = {
+  '0001-registry-read-models': registryReadModels,
+  '0002-index-readings': indexReadings,
+  '0003-policy-read-models': policyReadModels,
+  '0004-idempotency-keys': idempotencyKeys,
+  '0005-webhooks': webhookTables,
+  '0006-webhook-target-positions': webhookTargetPositions,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the read-model tables to the latest version; a no-op when they are current. Safe to run from
+ *  several processes at once: kysely serialises migrators on a lock row. */
+export const migrateReadModels = async (db: Kysely<ReadModels>): Promise<void> => {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'read_model_migrations',
+    migrationLockTableName: 'read_model_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`read-model migration ${failed ?? '(setup)'} failed`, { cause: error });
+  }
+};

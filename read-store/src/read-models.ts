@@ -1,0 +1,26 @@
+import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
+import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
+import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
+import type { CheckpointTables } from './schema/projector/checkpoint-tables';
+import type { PolicyTables } from './schema/projector/policy-tables';
+import type { RegistryTables } from './schema/projector/registry-tables';
+import type { WebhookTables } from './schema/projector/webhook-tables';
+import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-delivery-tables';
+
+// Every table of the read store, grouped under schema/<owner>/ by the one process that writes it:
+// the projector (rebuilt from the log), the command API (records of answers and reference data that
+// are not events) and the webhook dispatcher (its delivery ledger). Any process may read any of them.
+
+export interface ReadModels
+  extends RegistryTables,
+    PolicyTables,
+    WebhookTables,
+    CheckpointTables,
+    IndexReadingsTables,
+    WebhookSecretTables,
+    WebhookDeliveryTables {
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** A table the projector owns; a projection names the ones it writes so a rebuild can empty them. */
+export type ReadModelTable = keyof RegistryTables | keyof PolicyTables | keyof WebhookTables;

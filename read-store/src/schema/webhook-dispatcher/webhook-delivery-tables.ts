@@ -1,0 +1,43 @@
+import type { NullableTimestamp, Timestamp } from '../../columns';
+
+/** The dispatcher's own view of the subscriptions, kept in log order with the breaches it fans out, so a
+ *  breach reaches exactly the subscriptions active before it in the log. */
+export interface WebhookTargetsTable {
+  webhook_id: string;
+  organization_id: string;
+  url: string;
+  is_active: boolean;
+  /** The position of its WebhookSubscriptionCreated in the log, as numeric text. */
+  created_commit_position: string;
+  created_prepare_position: string;
+}
+
+/** One event to one subscription; its payload is fixed when recorded, so every retry sends the same body. */
+export interface WebhookDeliveriesTable {
+  event_id: string;
+  webhook_id: string;
+  policy_id: string;
+  payload: string;
+  /** pending, delivered, failed or abandoned. */
+  status: string;
+  attempt_count: number;
+  /** Due time of the next attempt; null once the delivery is settled. */
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  event_id: string;
+  webhook_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface WebhookDeliveryTables {
+  webhook_targets: WebhookTargetsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+}

@@ -1,0 +1,4 @@
+// Test-only helpers other packages' suites use; nothing outside a test imports this folder.
+
+export { describeWithKafka, kafkaBrokerScript, testBrokers } from './kafka-test-broker';
+export { createTestDatabase, type TestDatabase, testServerUrl } from './test-database';

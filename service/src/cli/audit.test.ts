@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  openProjectorTestDatabase,
+  type PolicyStory,
+  type ProjectorTestDatabase,
+  policyStory,
+} from '@cropcover/projector/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The audit CLI as an operator runs it: a real process against a real log.
+
+const run = promisify(execFile);
+const cli = (databaseUrl: string, ...args: string[]) =>
+  run('node_modules/.bin/tsx', ['service/src/cli/audit.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+  });
+
+describe('the policy audit CLI', () => {
+  let t: ProjectorTestDatabase;
+  let story: PolicyStory;
+
+  beforeAll(async () => {
+    t = await openProjectorTestDatabase('query_audit_cli');
+    story = policyStory({
+      policyId: 'audited',
+      organizationId: 'org-a',
+      perils: ['flood', 'storm'],
+      termStart: '2026-04-01',
+      termEnd: '2026-04-30',
+      issuedAt: '2026-03-28T08:00:00.000Z',
+    });
+    story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    story.settle(story.state.payouts[0]!.payoutId, '2026-04-06T09:00:00.000Z');
+    await t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
+  });
+  afterAll(() => t?.close());
+
+  it('prints every event with who did it and the state after it', async () => {
+    const { stdout } = await cli(t.url, 'audited');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('#'))).toEqual([
+      '#0 PolicyIssued at 2026-03-28T08:00:00.000Z by underwriter',
+      '#1 TriggerEvaluated at 2026-04-05T06:00:00.000Z by underwriter',
+      '#2 TriggerBreached at 2026-04-05T06:00:00.000Z by underwriter',
+      '#3 PayoutApproved at 2026-04-05T06:00:00.000Z by underwriter',
+      '#4 TriggerEvaluationSkipped at 2026-04-05T06:00:00.000Z by underwriter',
+      '#5 PayoutSettled at 2026-04-06T09:00:00.000Z by underwriter',
+    ]);
+    const states = lines
+      .filter((line) => line.startsWith('  state after: '))
+      .map((line) => JSON.parse(line.slice('  state after: '.length)));
+    expect(states.map((state) => state.status)).toEqual([
+      'active',
+      'active',
+      'active',
+      'claimed',
+      'claimed',
+      'claimed',
+    ]);
+    expect(states[0]).toMatchObject({ paid: 0, next_monitoring_date: '2026-04-01', payouts: [] });
+    expect(states[3]).toMatchObject({
+      paid: 3333.33,
+      perils: [
+        { peril: 'flood', breached: true, deepest_severity: 0.333333, paid: 3333.33, latest_observed_value: 200 },
+        { peril: 'storm', breached: false, deepest_severity: 0, paid: 0, latest_observed_value: null },
+      ],
+      payouts: [{ peril: 'flood', amount: 3333.33, settled_at: null }],
+    });
+    expect(states[5]).toMatchObject({
+      next_monitoring_date: '2026-04-06',
+      payouts: [{ settled_at: '2026-04-06T09:00:00.000Z' }],
+    });
+  });
+
+  it('fails with a message for a policy the log does not have', async () => {
+    await expect(cli(t.url, 'missing')).rejects.toMatchObject({ code: 1, stderr: 'no policy missing in the log\n' });
+  });
+
+  it('needs a policy id', async () => {
+    await expect(cli(t.url)).rejects.toMatchObject({ code: 2 });
+  });
+});

@@ -1,0 +1,165 @@
+import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
+import { buildOpenApiDocument } from '@cropcover/contracts';
+import { PLATFORM_VERSION } from '@cropcover/domain';
+import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
+import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
+import { createQueryRouter } from '@cropcover/query-api';
+import { createReadModelConsistency, migrateReadModels, type ReadModels } from '@cropcover/read-store';
+import {
+  type Config,
+  ConfigError,
+  configuredKafkaReadiness,
+  createHttpApp,
+  createKysely,
+  createMetrics,
+  createPool,
+  databaseReadinessCheck,
+  endPool,
+  finalizeHttpApp,
+  type Logger,
+  resolveDatabaseUrl,
+  serveHttp,
+  startOpsServer,
+  systemClock,
+} from '@cropcover/runtime';
+import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
+import { ROLES, type Role } from './roles';
+
+// The one composition root: every process — the all-in-one service and each process of the production
+// topology — is built here from the roles it runs, so all of them migrate the same schema, refuse a bad
+// environment the same way and stop in the same order. It lives at the top of the package graph
+// because it is the only code that knows every role.
+
+export interface RunningService {
+  readonly port: number;
+  /** Stops accepting, finishes in-flight requests, evaluations and batches, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** A process that runs only some roles shares its database with the others, so it must be told where it
+ *  is; only the process that runs every role may start an embedded PostgreSQL of its own. */
+const databaseRequirement = (roles: readonly Role[], config: Config): void => {
+  const runsEverything = ROLES.every((role) => roles.includes(role));
+  if (!runsEverything && !config.databaseUrl)
+    throw new ConfigError([`DATABASE_URL: required when a process runs only ${roles.join(', ')}`]);
+};
+
+export const startService = async (roles: readonly Role[], config: Config, logger: Logger): Promise<RunningService> => {
+  databaseRequirement(roles, config);
+  const runs = (role: Role): boolean => roles.includes(role);
+  const database = await resolveDatabaseUrl(config, logger);
+  const pool = createPool(database.url, logger, { applicationName: `cropcover-${roles.join('+')}` });
+  const db = createKysely<ReadModels>(pool);
+  // Every process brings the schema up to date (idempotent, serialised by a lock), so start order does not
+  // matter. Without EVENTSTORE_URL the log is the `events` table of the same database.
+  if (!config.eventStoreUrl) await migrateEventStore(pool);
+  await migrateReadModels(db);
+  const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
+  const metrics = createMetrics();
+  const stops: (() => Promise<void>)[] = [];
+
+  const projector = runs('projector')
+    ? await startProjector({
+        eventStore,
+        db,
+        projections: readModelProjections,
+        logger,
+        metricsRegistry: metrics.registry,
+      })
+    : undefined;
+  const publisher = runs('projector')
+    ? await startConfiguredIntegrationPublisher(config, { eventStore, db, logger, metricsRegistry: metrics.registry })
+    : undefined;
+  const servesApi = runs('command-api') || runs('query-api');
+  const consistency = servesApi
+    ? createReadModelConsistency({
+        pool,
+        projectionNames: readModelProjections.map((projection) => projection.name),
+        logger,
+        ...(projector ? { localProgress: projector } : {}),
+      })
+    : undefined;
+
+  const readiness = [databaseReadinessCheck(pool), ...configuredKafkaReadiness(config, logger)];
+  let port: number;
+  let closeHttp: () => Promise<void>;
+  if (consistency) {
+    const app = createHttpApp({
+      config,
+      logger,
+      metrics,
+      readiness,
+      openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+      largerBodyLimits: COMMAND_BODY_LIMITS,
+    });
+    if (runs('query-api'))
+      app.use(
+        createQueryRouter({
+          db,
+          consistency,
+          readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+          eventStore,
+          clock: systemClock,
+        }),
+      );
+    if (runs('command-api')) {
+      app.use(
+        createCommandRouter({
+          eventStore,
+          clock: systemClock,
+          readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
+          db,
+          environment: config.appEnv,
+          webhookAllowInsecure: config.webhookAllowInsecure,
+        }),
+      );
+      app.use(refusalToProblem);
+    }
+    finalizeHttpApp(app);
+    const http = await serveHttp(app, config.port);
+    port = http.port;
+    closeHttp = http.close;
+  } else {
+    // A worker serves only what operations need: /healthz, /readyz and /metrics.
+    const ops = await startOpsServer(metrics.registry, config.port, readiness);
+    port = ops.port;
+    closeHttp = ops.close;
+  }
+
+  const monitor =
+    runs('monitor') && config.monitorEnabled
+      ? startPolicyMonitor({ deps: { eventStore, db }, clock: systemClock, logger, metricsRegistry: metrics.registry })
+      : undefined;
+  const dispatcher = runs('webhook-dispatcher')
+    ? await startWebhookDispatcher({
+        eventStore,
+        db,
+        clock: systemClock,
+        logger,
+        allowInsecure: config.webhookAllowInsecure,
+        retryScale: config.webhookRetryScale,
+        metricsRegistry: metrics.registry,
+        kafka: configuredBreachSource(config, logger),
+      })
+    : undefined;
+
+  // The workers first (the policy in hand still needs the database and the event store), then HTTP, then
+  // the projector's batch in flight, and the connections last.
+  if (monitor) stops.push(monitor.stop);
+  if (dispatcher) stops.push(dispatcher.stop);
+  stops.push(closeHttp);
+  if (projector) stops.push(projector.stop);
+  if (publisher) stops.push(publisher.stop);
+  if (consistency) stops.push(consistency.close);
+  stops.push(
+    () => eventStore.close(),
+    () => endPool(pool),
+    database.stop,
+  );
+  return {
+    port,
+    stop: async () => {
+      for (const stop of stops) await stop();
+    },
+  };
+};

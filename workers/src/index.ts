@@ -1,0 +1,13 @@
+export {
+  DEFAULT_MONITOR_INTERVAL_MS,
+  type PolicyMonitor,
+  type PolicyMonitorOptions,
+  startPolicyMonitor,
+} from './monitor/policy-monitor';
+export { configuredBreachSource } from './webhook-dispatcher/configured-breach-source';
+export { BREACH_CONSUMER_GROUP, type KafkaBreachSource } from './webhook-dispatcher/kafka-breach-consumer';
+export {
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './webhook-dispatcher/webhook-dispatcher';

@@ -1,0 +1,364 @@
+import { Writable } from 'node:stream';
+import { recordIndexReadings } from '@cropcover/application';
+import type { IndexReading } from '@cropcover/contracts';
+import type { EventMetadata } from '@cropcover/eventstore';
+import { type Projector, readModelProjections, startProjector } from '@cropcover/projector';
+import {
+  openProjectorTestDatabase,
+  type PolicyStory,
+  type ProjectorTestDatabase,
+  policyStory,
+} from '@cropcover/projector/testing';
+import { calendarDateOf } from '@cropcover/read-store';
+import { createKysely, createLogger, createPool, type SettableClock, settableClock } from '@cropcover/runtime';
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MONITOR_SUBJECT } from './monitor-context';
+import type { PolicyMonitorDeps } from './monitor-deps';
+import { createMonitorMetrics } from './monitor-metrics';
+import { runMonitorTick } from './monitor-tick';
+import { monitoredPolicies } from './monitored-policies';
+import { startPolicyMonitor } from './policy-monitor';
+
+// The monitor composed from the real pieces: the PostgreSQL event store, the projector keeping the
+// policies read model, and the command side's live evaluation, with a clock the tests move.
+
+const ISSUED_AT = '2026-03-01T08:00:00.000Z';
+const WAIT = { timeout: 20_000, interval: 25 } as const;
+
+interface World {
+  readonly t: ProjectorTestDatabase;
+  readonly deps: PolicyMonitorDeps;
+  readonly clock: SettableClock;
+  readonly logged: string[];
+  issue(policyId: string, options?: Partial<Parameters<typeof policyStory>[0]>): Promise<PolicyStory>;
+  readings(readings: readonly Omit<IndexReading, 'farm_id' | 'field_id'>[]): Promise<void>;
+  tick(deps?: PolicyMonitorDeps): ReturnType<typeof runMonitorTick>;
+  /** Waits until the read model holds every event of the policy's stream. */
+  projected(policyId: string): Promise<void>;
+  events(policyId: string): Promise<{ type: string; data: Record<string, unknown>; metadata: EventMetadata }[]>;
+  evaluationIds(policyId: string): Promise<string[]>;
+  row(policyId: string): Promise<{ status: string; next_monitoring_date: string | null }>;
+}
+
+const worlds: { t: ProjectorTestDatabase; projector: Projector }[] = [];
+afterEach(async () => {
+  for (const { t, projector } of worlds.splice(0)) {
+    await projector.stop();
+    await t.close();
+  }
+});
+
+const openWorld = async (): Promise<World> => {
+  const t = await openProjectorTestDatabase('policy_monitor');
+  const projector = await startProjector({
+    eventStore: t.eventStore,
+    db: t.db,
+    projections: readModelProjections,
+    logger: t.logger,
+  });
+  worlds.push({ t, projector });
+  const clock = settableClock(ISSUED_AT);
+  const deps: PolicyMonitorDeps = { eventStore: t.eventStore, db: t.db };
+  const logged: string[] = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  const metrics = createMonitorMetrics();
+  const world: World = {
+    t,
+    deps,
+    clock,
+    logged,
+    issue: async (policyId, options = {}) => {
+      const story = policyStory({
+        policyId,
+        organizationId: 'org-a',
+        perils: ['flood'],
+        termStart: '2026-03-01',
+        termEnd: '2026-08-31',
+        issuedAt: ISSUED_AT,
+        ...options,
+      });
+      await t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
+      await world.projected(policyId);
+      return story;
+    },
+    readings: (readings) =>
+      t.db
+        .transaction()
+        .execute((trx) =>
+          recordIndexReadings(
+            trx,
+            readings.map((reading) => ({ farm_id: 'farm-1', field_id: 'north', ...reading })),
+            clock.now(),
+          ),
+        )
+        .then(() => undefined),
+    tick: (tickDeps = deps) => runMonitorTick({ deps: tickDeps, clock, logger, metrics }),
+    projected: async (policyId) => {
+      const revision = (await t.eventStore.readStream(`policy-${policyId}`)).at(-1)!.revision;
+      await vi.waitFor(async () => {
+        const row = await t.db
+          .selectFrom('policies')
+          .select('stream_revision')
+          .where('policy_id', '=', policyId)
+          .executeTakeFirst();
+        expect(row?.stream_revision).toBe(Number(revision));
+      }, WAIT);
+    },
+    events: async (policyId) =>
+      (await t.eventStore.readStream(`policy-${policyId}`)).map((event) => ({
+        type: event.type,
+        data: event.data as Record<string, unknown>,
+        metadata: event.metadata,
+      })),
+    evaluationIds: async (policyId) =>
+      (await world.events(policyId))
+        .filter((event) => event.type === 'TriggerEvaluated' || event.type === 'TriggerEvaluationSkipped')
+        .map((event) => String(event.data.evaluation_id)),
+    row: async (policyId) =>
+      t.db
+        .selectFrom('policies')
+        .select((eb) => ['status', calendarDateOf(eb.ref('next_monitoring_date')).as('next_monitoring_date')])
+        .where('policy_id', '=', policyId)
+        .executeTakeFirstOrThrow(),
+  };
+  return world;
+};
+
+const FLOOD = [
+  { index: 'rainfall_mm', date: '2026-03-01', value: 100 },
+  { index: 'rainfall_mm', date: '2026-03-02', value: 120 },
+] as const;
+
+describe('policy monitor', () => {
+  it('evaluates a policy once on its next monitoring date and pays its flood, as the monitor', async () => {
+    const world = await openWorld();
+    await world.issue('p-flood');
+    await world.readings(FLOOD);
+
+    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.evaluationIds('p-flood')).toEqual([]);
+
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    // The read model may still list it as due: the stream says it was evaluated today.
+    expect(await world.tick()).toMatchObject({ evaluated: 0 });
+
+    const events = await world.events('p-flood');
+    const recorded = events.slice(1);
+    expect(recorded.map((event) => event.type)).toEqual(['TriggerEvaluated', 'TriggerBreached', 'PayoutApproved']);
+    expect(recorded.find((event) => event.type === 'PayoutApproved')?.data).toMatchObject({
+      amount_minor: 466_667,
+      currency: 'KES',
+    });
+    for (const { metadata } of recorded) {
+      expect(metadata).toMatchObject({ actor: MONITOR_SUBJECT, organization_id: 'org-a' });
+    }
+    await world.projected('p-flood');
+    expect(await world.row('p-flood')).toEqual({ status: 'claimed', next_monitoring_date: '2026-03-03' });
+  });
+
+  it('evaluates each due policy once when two monitors run their ticks at the same time', async () => {
+    const world = await openWorld();
+    const ids = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5', 'p-6'];
+    for (const id of ids) await world.issue(id);
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+
+    // A second instance: its own pool, as another process would have.
+    const otherPool = createPool(world.t.url, world.t.logger, { max: 4 });
+    try {
+      const other: PolicyMonitorDeps = { eventStore: world.deps.eventStore, db: createKysely(otherPool) };
+      const ticks = await Promise.all([world.tick(), world.tick(other), world.tick(), world.tick(other)]);
+      expect(ticks.reduce((sum, tick) => sum + tick.evaluated, 0)).toBe(ids.length);
+      expect(ticks.every((tick) => tick.failed === 0)).toBe(true);
+    } finally {
+      await otherPool.end();
+    }
+    for (const id of ids) {
+      expect(new Set(await world.evaluationIds(id)).size).toBe(1);
+      expect((await world.events(id)).filter((event) => event.type === 'PayoutApproved')).toHaveLength(1);
+    }
+  });
+
+  it('expires an active policy after term end plus the settlement period, and lists it no more', async () => {
+    const world = await openWorld();
+    await world.issue('p-quiet', { termEnd: '2026-03-31' });
+
+    // The day before expiry it is still monitored (no readings: the evaluation records the skip).
+    world.clock.set('2026-04-29T03:00:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    await world.projected('p-quiet');
+    expect(await world.row('p-quiet')).toEqual({ status: 'active', next_monitoring_date: null });
+    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+
+    world.clock.set('2026-04-30T00:01:00.000Z');
+    expect(await monitoredPolicies(world.t.db, '2026-04-30')).toEqual(['p-quiet']);
+    expect(await world.tick()).toEqual({ evaluated: 0, expired: 1, failed: 0, skipped: 0 });
+    const last = (await world.events('p-quiet')).at(-1)!;
+    expect(last).toMatchObject({ type: 'PolicyExpired', metadata: { actor: MONITOR_SUBJECT } });
+
+    await world.projected('p-quiet');
+    expect(await world.row('p-quiet')).toEqual({ status: 'expired', next_monitoring_date: null });
+    expect(await monitoredPolicies(world.t.db, '2026-05-15')).toEqual([]);
+    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+  });
+
+  it('makes the final evaluation of a policy it missed, then expires it in the same pass', async () => {
+    const world = await openWorld();
+    await world.issue('p-missed', { termEnd: '2026-03-31' });
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-20', value: 10 }]);
+
+    world.clock.set('2026-06-01T00:01:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, expired: 1, failed: 0, skipped: 0 });
+    const types = (await world.events('p-missed')).map((event) => event.type);
+    expect(types).toEqual(['PolicyIssued', 'TriggerEvaluated', 'PolicyExpired']);
+    const evaluated = (await world.events('p-missed'))[1]!;
+    expect(evaluated.data).toMatchObject({ as_of: '2026-03-31', window_end: '2026-03-31' });
+  });
+
+  it('keeps a claimed policy claimed after the settlement period', async () => {
+    const world = await openWorld();
+    await world.issue('p-paid', { termEnd: '2026-03-31' });
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    expect(await world.tick()).toMatchObject({ evaluated: 1 });
+
+    world.clock.set('2026-05-10T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    await world.projected('p-paid');
+    expect(await world.row('p-paid')).toEqual({ status: 'claimed', next_monitoring_date: null });
+    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    expect((await world.events('p-paid')).map((event) => event.type)).not.toContain('PolicyExpired');
+  });
+
+  it('never evaluates or expires a lapsed policy', async () => {
+    const world = await openWorld();
+    const story = policyStory({
+      policyId: 'p-lapsed',
+      organizationId: 'org-a',
+      perils: ['flood'],
+      termStart: '2026-03-01',
+      termEnd: '2026-03-31',
+      issuedAt: ISSUED_AT,
+    });
+    story.lapse('premium not paid', '2026-03-01T12:00:00.000Z');
+    await world.t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
+    await world.projected('p-lapsed');
+    await world.readings(FLOOD);
+
+    for (const at of ['2026-03-02T00:05:00.000Z', '2026-03-20T00:05:00.000Z', '2026-06-01T00:05:00.000Z']) {
+      world.clock.set(at);
+      expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    }
+    expect((await world.events('p-lapsed')).map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyLapsed']);
+  });
+
+  it('logs a policy that fails and goes on with the others', async () => {
+    const world = await openWorld();
+    const story = await world.issue('p-good');
+    await world.readings(FLOOD);
+    // A row the log does not back (a read model restored from elsewhere): its monitoring fails.
+    await world.t.db
+      .insertInto('policies')
+      .columns([
+        'policy_id',
+        'organization_id',
+        'environment',
+        'farm_id',
+        'field_id',
+        'farm_name',
+        'field_name',
+        'field_area_ha',
+        'field_location',
+        'crop_type',
+        'sum_insured_minor',
+        'currency',
+        'premium_minor',
+        'perils',
+        'status',
+        'issued_at',
+        'term_start',
+        'term_end',
+        'platform_version',
+        'next_monitoring_date',
+        'aggregate',
+        'stream_revision',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('policies')
+          .select((inner) => [
+            inner.val('p-ghost').as('policy_id'),
+            'organization_id',
+            'environment',
+            'farm_id',
+            'field_id',
+            'farm_name',
+            'field_name',
+            'field_area_ha',
+            'field_location',
+            'crop_type',
+            'sum_insured_minor',
+            'currency',
+            'premium_minor',
+            'perils',
+            'status',
+            'issued_at',
+            'term_start',
+            'term_end',
+            'platform_version',
+            'next_monitoring_date',
+            'aggregate',
+            'stream_revision',
+          ])
+          .where('policy_id', '=', story.state.issued.policy_id),
+      )
+      .execute();
+
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 1, skipped: 0 });
+    expect(await world.evaluationIds('p-good')).toHaveLength(1);
+    const failure = world.logged
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'policy monitoring failed');
+    expect(failure).toMatchObject({ level: 'error', policy_id: 'p-ghost' });
+  });
+
+  it('runs passes on its interval, counts them, and stops after the policy in hand', async () => {
+    const world = await openWorld();
+    await world.issue('p-loop');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    const registry = new Registry();
+    const monitor = startPolicyMonitor({
+      deps: world.deps,
+      clock: world.clock,
+      logger: world.t.logger,
+      intervalMs: 20,
+      metricsRegistry: registry,
+    });
+    const counted = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+    try {
+      await vi.waitFor(async () => expect(await counted('policy_monitor_policies_evaluated_total')).toBe(1), WAIT);
+      await world.projected('p-loop');
+      world.clock.set('2026-03-03T00:05:00.000Z');
+      await vi.waitFor(async () => expect(await counted('policy_monitor_policies_evaluated_total')).toBe(2), WAIT);
+    } finally {
+      await monitor.stop();
+    }
+    world.clock.set('2026-03-04T00:05:00.000Z');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(new Set(await world.evaluationIds('p-loop')).size).toBe(2);
+    expect(await counted('policy_monitor_policies_failed_total')).toBe(0);
+    expect(await counted('policy_monitor_policies_expired_total')).toBe(0);
+  });
+});

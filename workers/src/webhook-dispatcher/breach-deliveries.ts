@@ -1,0 +1,59 @@
+import { PolicyEvent, type TriggerBreached } from '@cropcover/contracts';
+import { policyStream, triggerBreachedDelivery } from '@cropcover/domain';
+import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
+import type { ReadModels } from '@cropcover/read-store';
+import { sql, type Transaction } from 'kysely';
+
+/** A breach of the log, wherever the dispatcher read it (the log itself or Kafka). */
+export interface LoggedBreach {
+  readonly eventId: string;
+  readonly position: GlobalPosition;
+  readonly organizationId: string;
+  readonly breach: TriggerBreached;
+}
+
+/** The organization that owns the policy, from its first event. The log, not a read model: the policies
+ *  projection may lag behind the dispatcher. */
+export const policyOrganization = async (eventStore: EventStore, policyId: string): Promise<string> => {
+  const [first] = await eventStore.readStream(policyStream(policyId), { limit: 1 });
+  const issued = PolicyEvent.parse({ type: first?.type, data: first?.data });
+  if (issued.type !== 'PolicyIssued') throw new Error(`policy ${policyId} does not start with PolicyIssued`);
+  return issued.data.organization_id;
+};
+
+/** One pending delivery per subscription of the organization that was created before the breach in the
+ *  log and is still active. Recording it again (a batch after a crash, a Kafka message redelivered)
+ *  adds nothing: deliveries are unique on event and subscription. */
+export const recordBreachDeliveries = async (
+  trx: Transaction<ReadModels>,
+  { eventId, position, organizationId, breach }: LoggedBreach,
+  now: Date,
+): Promise<void> => {
+  const targets = await trx
+    .selectFrom('webhook_targets')
+    .select('webhook_id')
+    .where('organization_id', '=', organizationId)
+    .where('is_active', '=', true)
+    .where(
+      sql<boolean>`(created_commit_position, created_prepare_position) < (${position.commit.toString()}::numeric, ${position.prepare.toString()}::numeric)`,
+    )
+    .execute();
+  if (targets.length === 0) return;
+  const payload = JSON.stringify(triggerBreachedDelivery(eventId, organizationId, breach));
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(
+      targets.map(({ webhook_id }) => ({
+        event_id: eventId,
+        webhook_id,
+        policy_id: breach.policy_id,
+        payload,
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())
+    .execute();
+};

@@ -1,0 +1,11 @@
+import { type Config, createKafkajsClient, type Logger } from '@cropcover/runtime';
+import type { KafkaBreachSource } from './kafka-breach-consumer';
+
+/** Kafka when KAFKA_BROKERS is set, else undefined: the dispatcher then takes breaches from the log. */
+export const configuredBreachSource = (config: Config, logger: Logger): KafkaBreachSource | undefined =>
+  config.kafkaBrokers.length === 0
+    ? undefined
+    : {
+        client: createKafkajsClient({ brokers: config.kafkaBrokers, clientId: 'cropcover-webhook-dispatcher', logger }),
+        partitions: config.kafkaTopicPartitions,
+      };

@@ -1,0 +1,79 @@
+import { TriggerBreached, WebhookSubscriptionEvent } from '@cropcover/contracts';
+import type { EventStore, RecordedEvent } from '@cropcover/eventstore';
+import type { Projection } from '@cropcover/projector';
+import type { ReadModels } from '@cropcover/read-store';
+import type { Clock } from '@cropcover/runtime';
+import type { Transaction } from 'kysely';
+import { policyOrganization, recordBreachDeliveries } from './breach-deliveries';
+
+/** The dispatcher's checkpoint name. Not one of the read-model projections: a rebuild must never
+ *  record past breaches again, or every subscriber would be sent them a second time. */
+export const DELIVERY_RECORDER_NAME = 'webhook-dispatcher';
+
+const recordSubscriptionEvent = async (trx: Transaction<ReadModels>, recorded: RecordedEvent): Promise<void> => {
+  const event = WebhookSubscriptionEvent.parse({ type: recorded.type, data: recorded.data });
+  if (event.type === 'WebhookSubscriptionCreated') {
+    const { webhook_id, organization_id, url } = event.data;
+    await trx
+      .insertInto('webhook_targets')
+      .values({
+        webhook_id,
+        organization_id,
+        url,
+        is_active: true,
+        created_commit_position: recorded.position.commit.toString(),
+        created_prepare_position: recorded.position.prepare.toString(),
+      })
+      .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+      .execute();
+    return;
+  }
+  const { webhook_id } = event.data;
+  await trx.updateTable('webhook_targets').set({ is_active: false }).where('webhook_id', '=', webhook_id).execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'abandoned', next_attempt_at: null })
+    .where('webhook_id', '=', webhook_id)
+    .where('status', '=', 'pending')
+    .execute();
+};
+
+const recordBreach = async (
+  trx: Transaction<ReadModels>,
+  recorded: RecordedEvent,
+  eventStore: EventStore,
+  now: Date,
+): Promise<void> => {
+  const breach = TriggerBreached.parse(recorded.data);
+  const organizationId = await policyOrganization(eventStore, breach.policy_id);
+  await recordBreachDeliveries(
+    trx,
+    { eventId: recorded.metadata.event_id, position: recorded.position, organizationId, breach },
+    now,
+  );
+};
+
+export interface DeliveryRecorderOptions {
+  /** False when breaches come from Kafka instead: the log then only keeps the targets in step. */
+  readonly breachesFromLog: boolean;
+}
+
+/** Follows the log: subscription events keep the targets in step and, without Kafka, each TriggerBreached
+ *  becomes one pending delivery per subscription of the policy's organization active at that point of the
+ *  log. Runs as a projection, so deliveries, targets and checkpoint commit together. */
+export const deliveryRecorder = (
+  eventStore: EventStore,
+  clock: Clock,
+  { breachesFromLog }: DeliveryRecorderOptions,
+): Projection => ({
+  name: DELIVERY_RECORDER_NAME,
+  tables: [],
+  apply: async (trx, events) => {
+    for (const event of events) {
+      if (event.type === 'WebhookSubscriptionCreated' || event.type === 'WebhookSubscriptionDeactivated')
+        await recordSubscriptionEvent(trx, event);
+      else if (breachesFromLog && event.type === 'TriggerBreached')
+        await recordBreach(trx, event, eventStore, clock.now());
+    }
+  },
+});
