@@ -1,14 +1,17 @@
 import { type GlobalPosition, isAtOrAfter } from '@cropcover/eventstore';
+import { readModelProjections, rebuildProjections } from '@cropcover/projector';
+import {
+  combinedExpectation,
+  dumpReadModels,
+  openProjectorTestDatabase,
+  type ProjectorTestDatabase,
+  readWholeLog,
+  registryWorkload,
+  seededRandom,
+} from '@cropcover/projector/testing';
 import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readModelProjections } from './read-model-projections';
-import { rebuildProjections } from './rebuild';
-import { type ProjectorProcess, startProjectorProcess } from './testing/projector-process';
-import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing/projector-test-database';
-import { dumpReadModels } from './testing/read-model-dump';
-import { combinedExpectation, registryWorkload } from './testing/registry-workload';
-import { seededRandom } from './testing/seeded-random';
-import { readWholeLog } from './testing/visible-log';
+import { type ProjectorProcess, startProjectorProcess } from './projector-process';
 
 const KILLS = 6;
 const WRITERS = 3;

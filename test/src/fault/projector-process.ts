@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from '../support/service-process';
 
 // The projector as its own operating-system process, started the way an operator would, so a test can
 // kill it without warning (SIGKILL) or ask it to stop (SIGTERM).
-
-const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface ProjectorProcess {
   /** Everything it wrote to stdout and stderr so far. */
@@ -16,7 +14,7 @@ export interface ProjectorProcess {
 export const startProjectorProcess = (databaseUrl: string): ProjectorProcess => {
   // Its own process group: npx starts a shell, tsx and then node, and a kill must reach all of them.
   const child: ChildProcess = spawn('npx', ['tsx', 'service/src/processes/projector.ts'], {
-    cwd: REPOSITORY_ROOT,
+    cwd: repositoryRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info' },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
