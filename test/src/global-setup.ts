@@ -1,23 +1,18 @@
-import pg from 'pg';
+import { provideTestKafkaBroker } from './test-kafka-broker';
+import { provideTestPostgres } from './test-postgres';
 
-// Finds the PostgreSQL server the integration suites use: TEST_DATABASE_URL when set, else the local
-// server these machines run at 127.0.0.1:5432. When none answers, say so loudly and stop: a suite that
-// cannot reach its database must not pass by running nothing.
-const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-export default async function setup(): Promise<void> {
-  const url = process.env.TEST_DATABASE_URL ?? DEFAULT_URL;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL is not reachable at ${url} (${(error as Error).message}). Start it ` +
-        `(pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start) or set TEST_DATABASE_URL.`,
-    );
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  process.env.TEST_DATABASE_URL = url;
+// Runs once per `vitest run`, before any test file: finds or starts the PostgreSQL server and the Kafka
+// broker the suites need, so `npm test` works on a fresh machine with only Node. What it sets in
+// process.env reaches every forked test worker; the function it returns stops what it started.
+export default async function setup(): Promise<() => Promise<void>> {
+  const postgres = await provideTestPostgres();
+  process.env.TEST_DATABASE_URL = postgres.url;
+  const stopBroker = await provideTestKafkaBroker();
+  return async () => {
+    try {
+      await stopBroker();
+    } finally {
+      await postgres.stop();
+    }
+  };
 }
