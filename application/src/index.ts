@@ -13,4 +13,5 @@ export { type RecordedReadings, recordIndexReadings } from './index-readings/rec
 export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
 export { loadPricingHistory, type PricingHistoryQuery } from './policies/pricing-history';
+export { readingHistoryFrom } from './readings/reading-history';
 export { newWebhookSecret, storeWebhookSecret, webhookSigningKey } from './webhooks/webhook-secret';

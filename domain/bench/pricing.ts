@@ -1,7 +1,8 @@
 import type { Peril } from '@cropcover/contracts';
 import { earlierDate } from '../src/insurance/calendar-date';
-import { priceQuote, type ReadingHistory } from '../src/insurance/pricing';
+import { priceQuote } from '../src/insurance/pricing';
 import { triggerTermsFor } from '../src/insurance/product-catalog';
+import type { ReadingHistory } from '../src/insurance/reading-history';
 import { seasonsWithReadings } from '../src/insurance/season-readings';
 import { seasonSeverityPpm } from '../src/insurance/season-severity';
 import { referenceSeasonSeverityPpm } from '../src/insurance/season-severity.reference';

@@ -10,7 +10,7 @@ export {
   type ProgressSource,
   type ProjectionProgress,
 } from './progress-channel';
-export { loadReadingHistory, type ReadingHistoryQuery } from './queries/reading-history';
+export { loadReadingHistory } from './queries/reading-history';
 export type * from './read-models';
 export {
   createReadModelConsistency,

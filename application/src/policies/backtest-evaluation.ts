@@ -7,10 +7,10 @@ import {
   readingsNeeded,
   visiblePolicy,
 } from '@cropcover/domain';
-import { loadReadingHistory } from '@cropcover/read-store';
 import type { CommandContext } from '../command-context';
 import type { CommandDeps } from '../command-deps';
 import { loadAggregate } from '../handle-command';
+import { readingHistoryFrom } from '../readings/reading-history';
 
 /** What the triggers showed as of a past date: computed from the readings, never appended, never paid. */
 export const backtestEvaluation = async (
@@ -22,7 +22,7 @@ export const backtestEvaluation = async (
   const state = await loadAggregate(deps.eventStore, policyStream(policyId), policyAggregate);
   const policy = visiblePolicy(state, context.actor);
   const term = backtestTerm(policy, asOf);
-  const readings = await loadReadingHistory(deps.db, {
+  const readings = await readingHistoryFrom(deps.db)({
     farmId: policy.issued.farm_id,
     fieldId: policy.issued.field_id,
     indices: readingsNeeded(policy),

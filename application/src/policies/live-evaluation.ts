@@ -9,11 +9,11 @@ import {
   visiblePolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
-import { loadReadingHistory } from '@cropcover/read-store';
 import { v7 as uuidv7 } from 'uuid';
 import type { CommandContext } from '../command-context';
 import type { CommandDeps } from '../command-deps';
 import { handleCommand, type LoadedStream, loadStream } from '../handle-command';
+import { readingHistoryFrom } from '../readings/reading-history';
 
 export interface LiveEvaluation {
   readonly result: EvaluationResult;
@@ -34,7 +34,7 @@ export const liveEvaluation = async (
   const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
   const policy = visiblePolicy(loaded.state, context.actor);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
-  const readings = await loadReadingHistory(deps.db, {
+  const readings = await readingHistoryFrom(deps.db)({
     farmId: policy.issued.farm_id,
     fieldId: policy.issued.field_id,
     indices: readingsNeeded(policy),

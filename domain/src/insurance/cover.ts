@@ -4,8 +4,9 @@ import type { Farm, RegisteredFarm } from '../farms/farm';
 import { addDays, shiftYearsBack } from './calendar-date';
 import { type CoverTerm, termDays } from './cover-term';
 import { toMinorUnits } from './money';
-import { type Pricing, priceQuote, type ReadingHistory } from './pricing';
+import { type Pricing, priceQuote } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
+import type { ReadingHistory } from './reading-history';
 
 export const MAX_TERM_DAYS = 366;
 /** Cover may start at most this many days before today (SPEC §7: no retroactive cover). */

@@ -6,6 +6,7 @@ export * from './payout';
 export * from './pricing';
 export * from './product-catalog';
 export * from './quote';
+export * from './reading-history';
 export * from './seasons';
 export * from './severity';
 export * from './trigger-evaluation';

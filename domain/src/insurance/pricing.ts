@@ -3,17 +3,14 @@ import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, unscale } from './decimal';
 import { allocateMinorUnits, multiplyMinorUnits } from './money';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
+import type { ReadingHistory } from './reading-history';
 import { type SeasonReadings, seasonsWithReadings } from './season-readings';
 import { seasonSeverityPpm } from './season-severity';
-import type { IndexObservation } from './trigger-evaluation';
 
 // Rates are integers of millionths (ppm) like severities, so premium = rate × sum insured is one exact
 // integer product rounded half-up to the minor unit.
 const RATE_PLACES = 6;
 const PPM = 1_000_000n;
-
-/** The field's readings by index, as far back as they go. */
-export type ReadingHistory = Partial<Record<ReadingIndex, readonly IndexObservation[]>>;
 
 export interface PricingRequest {
   readonly perils: readonly Peril[];

@@ -3,8 +3,9 @@ import type { Farm } from '../farms/farm';
 import { PLATFORM_VERSION } from '../platform-version';
 import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
-import { type ReadingHistory, rateFraction } from './pricing';
+import { rateFraction } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
+import type { ReadingHistory } from './reading-history';
 
 export interface QuoteCover {
   readonly request: QuoteRequest;

@@ -5,7 +5,7 @@ import { utcDate } from '../insurance/calendar-date';
 import { type CoverTerm, termYearsBack } from '../insurance/cover-term';
 import { toMajorUnits } from '../insurance/money';
 import { payoutFor } from '../insurance/payout';
-import type { ReadingHistory } from '../insurance/pricing';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
 import { assessPerils, policyTerm } from './peril-assessment';
 import type { IssuedPolicy, Policy } from './policy';

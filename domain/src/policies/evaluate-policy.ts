@@ -3,7 +3,7 @@ import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar-date';
 import { payoutFor } from '../insurance/payout';
-import type { ReadingHistory } from '../insurance/pricing';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
 import { payoutIdFor } from './payout-id';
 import { assessPerils, policyTerm } from './peril-assessment';

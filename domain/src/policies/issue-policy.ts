@@ -4,8 +4,9 @@ import { DomainError } from '../domain-error';
 import type { Farm } from '../farms/farm';
 import { utcDate } from '../insurance/calendar-date';
 import { priceCover } from '../insurance/cover';
-import { type ReadingHistory, rateFraction } from '../insurance/pricing';
+import { rateFraction } from '../insurance/pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from '../insurance/product-catalog';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { PLATFORM_VERSION } from '../platform-version';
 import type { Policy } from './policy';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar-date';
 import { multiplyMinorUnits } from '../insurance/money';
-import type { ReadingHistory } from '../insurance/pricing';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { insuredFarm, insurer } from '../testing/insured-farm';

@@ -1,5 +1,5 @@
 import type { CoverTerm } from '../insurance/cover-term';
-import type { ReadingHistory } from '../insurance/pricing';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { evaluateTrigger, type TriggerOutcome } from '../insurance/trigger-evaluation';
 import type { IssuedPolicy, PerilCover } from './policy';
 

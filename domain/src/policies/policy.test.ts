@@ -1,8 +1,8 @@
 import { PolicyEvent, type PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import type { ReadingHistory } from '../insurance/pricing';
 import { triggerTermsFor } from '../insurance/product-catalog';
 import { quoteCover } from '../insurance/quote';
+import type { ReadingHistory } from '../insurance/reading-history';
 import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
 import { backtestPolicy, backtestTerm } from './backtest-policy';

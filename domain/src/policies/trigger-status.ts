@@ -1,7 +1,7 @@
 import type { TriggerStatus } from '@cropcover/contracts';
 import { earlierDate } from '../insurance/calendar-date';
 import type { CoverTerm } from '../insurance/cover-term';
-import type { ReadingHistory } from '../insurance/pricing';
+import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { assessPerils, policyTerm } from './peril-assessment';
 import type { IssuedPolicy } from './policy';

@@ -1,17 +1,7 @@
 import type { ReadingIndex } from '@cropcover/contracts';
-import type { IndexObservation, ReadingHistory } from '@cropcover/domain';
+import type { IndexObservation, ReadingHistory, ReadingHistoryQuery } from '@cropcover/domain';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
-
-export interface ReadingHistoryQuery {
-  readonly farmId: string;
-  readonly fieldId: string;
-  readonly indices: readonly ReadingIndex[];
-  /** First date included; absent = as far back as the readings go (pricing looks at past seasons). */
-  readonly from?: string;
-  /** Last date included; absent = up to the latest reading. */
-  readonly to?: string;
-}
 
 /** One field's readings of the given indices, each in ascending date order. Every index asked for is
  *  present in the result, with an empty list when the field has none in the range. */
