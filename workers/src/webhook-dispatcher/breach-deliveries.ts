@@ -1,4 +1,5 @@
-import { PolicyEvent, type TriggerBreached } from '@cropcover/contracts';
+import { decodeEvent } from '@cropcover/application';
+import type { TriggerBreached } from '@cropcover/contracts';
 import { policyStream, triggerBreachedDelivery } from '@cropcover/domain';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
@@ -16,7 +17,8 @@ export interface LoggedBreach {
  *  projection may lag behind the dispatcher. */
 export const policyOrganization = async (eventStore: EventStore, policyId: string): Promise<string> => {
   const [first] = await eventStore.readStream(policyStream(policyId), { limit: 1 });
-  const issued = PolicyEvent.parse({ type: first?.type, data: first?.data });
+  if (!first) throw new Error(`policy ${policyId} has no events`);
+  const issued = decodeEvent(first);
   if (issued.type !== 'PolicyIssued') throw new Error(`policy ${policyId} does not start with PolicyIssued`);
   return issued.data.organization_id;
 };
