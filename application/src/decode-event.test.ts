@@ -20,7 +20,8 @@ const recorded = <Type extends string>(type: Type, data: unknown): RecordedEvent
   position: { commit: 1n, prepare: 2n },
 });
 
-const breach = {
+/** A breach as the log held it before TriggerBreached carried the policy's organization. */
+const breachBeforeOrganization = {
   policy_id: 'p-1',
   evaluation_id: 'eval-1',
   farm_id: 'farm-1',
@@ -37,11 +38,18 @@ const breach = {
 
 describe('decodeEvent', () => {
   it('gives the event in its contract shape', () => {
+    const breach = { ...breachBeforeOrganization, organization_id: 'org-1' };
     expect(decodeEvent(recorded('TriggerBreached', breach))).toEqual({ type: 'TriggerBreached', data: breach });
   });
 
+  it('still reads a breach recorded before it named the organization, without one', () => {
+    const decoded = decodeEvent(recorded('TriggerBreached', breachBeforeOrganization));
+    expect(decoded).toEqual({ type: 'TriggerBreached', data: breachBeforeOrganization });
+    expect(decoded.data.organization_id).toBeUndefined();
+  });
+
   it('refuses a malformed event, naming its stream, revision and type', () => {
-    const { severity: _, ...withoutSeverity } = breach;
+    const { severity: _, ...withoutSeverity } = breachBeforeOrganization;
     expect(() => decodeEvent(recorded('TriggerBreached', withoutSeverity))).toThrow(
       /malformed TriggerBreached at policy-p-1@2: .*severity/s,
     );

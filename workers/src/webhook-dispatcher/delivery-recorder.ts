@@ -5,7 +5,7 @@ import type { Projection } from '@cropcover/projector';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Transaction } from 'kysely';
-import { policyOrganization, recordBreachDeliveries } from './breach-deliveries';
+import { breachOrganization, recordBreachDeliveries } from './breach-deliveries';
 
 /** The dispatcher's checkpoint name. Not one of the read-model projections: a rebuild must never
  *  record past breaches again, or every subscriber would be sent them a second time. */
@@ -54,7 +54,7 @@ const recordBreach = async (
   now: Date,
 ): Promise<void> => {
   const breach = decodeEvent(recorded).data;
-  const organizationId = await policyOrganization(eventStore, breach.policy_id);
+  const organizationId = await breachOrganization(eventStore, breach);
   await recordBreachDeliveries(
     trx,
     { eventId: recorded.metadata.event_id, position: recorded.position, organizationId, breach },

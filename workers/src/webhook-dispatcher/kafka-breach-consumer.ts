@@ -4,7 +4,7 @@ import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock, ConsumerGroupMember, IncomingMessage, KafkaClient, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
-import { type LoggedBreach, policyOrganization, recordBreachDeliveries } from './breach-deliveries';
+import { breachOrganization, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
 import { DELIVERY_RECORDER_NAME } from './delivery-recorder';
 
 export const BREACH_CONSUMER_GROUP = 'cropcover-webhook-dispatcher';
@@ -72,7 +72,7 @@ const loggedBreach = async (eventStore: EventStore, message: TriggerBreachMessag
   return {
     eventId: message.event_id,
     position: logged.position,
-    organizationId: await policyOrganization(eventStore, event.data.policy_id),
+    organizationId: await breachOrganization(eventStore, event.data),
     breach: event.data,
   };
 };
