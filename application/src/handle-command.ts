@@ -6,6 +6,7 @@ import {
   WrongExpectedRevisionError,
 } from '@cropcover/eventstore';
 import type { CommandContext } from './command-context';
+import { decodeEvent } from './decode-event';
 import { type DomainEvent, toNewEvent } from './event-envelope';
 
 /** A stream's state and the revision to expect when appending to it. */
@@ -37,8 +38,11 @@ export const loadStream = async <State, Event extends DomainEvent>(
 ): Promise<LoadedStream<State>> => {
   const recorded = await eventStore.readStream(streamId);
   return {
-    // Our own log, upcast on read to the current shapes: the cast names what the stream holds.
-    state: recorded.reduce((current, event) => aggregate.evolve(current, event as unknown as Event), aggregate.initial),
+    // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
+    state: recorded.reduce(
+      (current, event) => aggregate.evolve(current, decodeEvent(event) as Event),
+      aggregate.initial,
+    ),
     expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision,
   };
 };

@@ -1,10 +1,11 @@
+import { farmerStream } from '@cropcover/domain';
 import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Projection } from './projection';
 import { applyBatch } from './projection-batch';
 import { farmersProjection } from './projections/farmers-projection';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing/projector-test-database';
-import { farmerRegistered, farmerStream } from './testing/registry-events';
+import { farmerRegistered } from './testing/registry-events';
 import { readWholeLog } from './testing/visible-log';
 
 describe('applying a batch', () => {

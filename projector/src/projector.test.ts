@@ -1,3 +1,4 @@
+import { farmerStream, farmStream } from '@cropcover/domain';
 import { type GlobalPosition, isAtOrAfter } from '@cropcover/eventstore';
 import {
   decodeProgress,
@@ -15,7 +16,7 @@ import { type Projector, startProjector } from './projector';
 import { readModelProjections } from './read-model-projections';
 import { gatedProjection } from './testing/gated-projection';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing/projector-test-database';
-import { farmerRegistered, farmerStream, farmRegistered, farmStream, newEvent } from './testing/registry-events';
+import { farmerRegistered, farmRegistered, newEvent } from './testing/registry-events';
 import { readWholeLog } from './testing/visible-log';
 
 const caughtUp = (projector: Projector, names: readonly string[], position: GlobalPosition) =>

@@ -1,3 +1,4 @@
+import { farmerStream, farmStream } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
 import {
   createReadModelConsistency,
@@ -12,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type Projector, startProjector } from './projector';
 import { readModelProjections } from './read-model-projections';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing';
-import { farmerRegistered, farmerStream, farmRegistered, farmStream } from './testing/registry-events';
+import { farmerRegistered, farmRegistered } from './testing/registry-events';
 
 const projectionNames = readModelProjections.map((projection) => projection.name);
 

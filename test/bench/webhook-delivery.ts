@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { createPostgresEventStore } from '@cropcover/eventstore';
-import { policyStory, policyStream } from '@cropcover/projector/testing';
+import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import { apiClient, type Caller } from '../src/support/api-client';
@@ -132,12 +132,12 @@ try {
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
     story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
-    return { id: `burst-${i}`, events: story.takeNew() };
+    return { id: `burst-${i}`, streamId: story.streamId, events: story.takeNew() };
   });
   const seeded = performance.now();
   for (let i = 0; i < burst.length; i += 50)
     await Promise.all(
-      burst.slice(i, i + 50).map(({ id, events }) => eventStore.append(policyStream(id), events, 'no_stream')),
+      burst.slice(i, i + 50).map(({ streamId, events }) => eventStore.append(streamId, events, 'no_stream')),
     );
   const seedMs = performance.now() - seeded;
   while (burst.some(({ id }) => !arrivals.has(id))) await pause(50);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type CommandContext, toNewEvent } from '@cropcover/application';
-import { newShareableId, type ShareableIdPrefix } from '@cropcover/domain';
+import { newShareableId, type ShareableIdPrefix, shareableIdStream } from '@cropcover/domain';
 import { type EventStore, WrongExpectedRevisionError } from '@cropcover/eventstore';
 
 /** 35 random bits make a collision rare; a few draws make failure practically impossible. */
@@ -18,7 +18,7 @@ export const claimShareableId = async (
     const code = newShareableId(prefix, randomBytes(7));
     try {
       await eventStore.append(
-        `shareable-id-${code}`,
+        shareableIdStream(code),
         [toNewEvent({ type: 'ShareableIdClaimed', data: { code, claimed_by: claimedBy } }, context)],
         'no_stream',
       );

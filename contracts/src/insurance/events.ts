@@ -89,6 +89,10 @@ export type TriggerEvaluationSkipped = z.infer<typeof TriggerEvaluationSkipped>;
 export const TriggerBreached = z
   .object({
     policy_id: z.string(),
+    /** The policy's organization, whom the breach is delivered to. Absent on breaches recorded before it
+     *  was added: the log cannot tell it for those (an admin may evaluate another organization's policy),
+     *  so no upcaster fills it in and they are published as they were. */
+    organization_id: z.string().optional(),
     evaluation_id: z.string(),
     farm_id: z.string(),
     field_id: z.string(),

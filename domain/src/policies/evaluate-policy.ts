@@ -69,6 +69,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
       type: 'TriggerBreached',
       data: {
         policy_id: issued.policy_id,
+        organization_id: issued.organization_id,
         evaluation_id: command.evaluationId,
         farm_id: issued.farm_id,
         field_id: issued.field_id,

@@ -181,6 +181,51 @@ describe('evaluating a policy', () => {
     expect(events[3]).toMatchObject({ data: { perils: ['drought', 'flood'] } });
   });
 
+  it('names the policy’s organization on a breach, for its webhooks to go to', () => {
+    spec
+      .given([policyIssued])
+      .when(evaluate('eval-1'))
+      .thenEvents([
+        expect.objectContaining({ type: 'TriggerEvaluated' }),
+        {
+          type: 'TriggerBreached',
+          data: {
+            policy_id: 'policy-1',
+            organization_id: 'org-1',
+            evaluation_id: 'eval-1',
+            farm_id: 'farm-1',
+            field_id: 'north',
+            peril: 'storm',
+            trigger_index: 'max_wind_speed_ms',
+            observed_value: 32.5,
+            threshold: 25,
+            severity: 0.5,
+            as_of: '2026-04-05',
+            payout: { payout_id: expect.any(String), amount_minor: 500_000, currency: 'KES' },
+            breached_at: '2026-04-05T06:00:00.000Z',
+          },
+        },
+        expect.objectContaining({ type: 'PayoutApproved' }),
+        expect.objectContaining({ type: 'TriggerEvaluationSkipped' }),
+      ]);
+  });
+
+  it('names the policy’s organization, not the admin’s, when an admin of another organization evaluates', () => {
+    const admin = { subject: 'platform-admin', organizationId: 'org-9', isAdmin: true };
+    spec
+      .given([policyIssued])
+      .when({ ...evaluate('eval-1'), actor: admin })
+      .thenEvents([
+        expect.objectContaining({ type: 'TriggerEvaluated' }),
+        expect.objectContaining({
+          type: 'TriggerBreached',
+          data: expect.objectContaining({ organization_id: 'org-1' }),
+        }),
+        expect.objectContaining({ type: 'PayoutApproved' }),
+        expect.objectContaining({ type: 'TriggerEvaluationSkipped' }),
+      ]);
+  });
+
   it('turns the policy claimed and answers with what this evaluation paid', () => {
     const after = issuedState(firstBreach);
     expect(after.status).toBe('claimed');

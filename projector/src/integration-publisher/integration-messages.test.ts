@@ -5,6 +5,7 @@ import {
   RegistryEventMessage,
   TriggerBreachMessage,
 } from '@cropcover/contracts';
+import { farmerStream, farmStream, shareableIdStream } from '@cropcover/domain';
 import type { NewEvent, RecordedEvent } from '@cropcover/eventstore';
 import { describe, expect, it } from 'vitest';
 import { policyStory } from '../testing/policy-story';
@@ -64,8 +65,8 @@ describe('routeToTopics', () => {
   });
 
   it('keys farm and farmer events by their aggregate id on the registry topic', () => {
-    const farmer = recorded('farmer-f1', [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')]);
-    const farm = recorded('farm-m1', [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')]);
+    const farmer = recorded(farmerStream('f1'), [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')]);
+    const farm = recorded(farmStream('m1'), [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')]);
     const [farmerMessage, farmMessage] = [...farmer, ...farm].flatMap((event) =>
       routeToTopics(event, INTEGRATION_TOPICS),
     );
@@ -86,7 +87,7 @@ describe('routeToTopics', () => {
   });
 
   it('publishes internal streams nowhere', () => {
-    const claim = recorded('shareable-id-PM4N8R2WJC', [
+    const claim = recorded(shareableIdStream('PM4N8R2WJC'), [
       shareableIdClaimed({ code: 'PM4N8R2WJC', claimed_by: 'farm-m1' }),
     ]);
     expect(claim.flatMap((event) => routeToTopics(event, INTEGRATION_TOPICS))).toEqual([]);

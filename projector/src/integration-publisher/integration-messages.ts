@@ -1,4 +1,5 @@
 import type { IntegrationMessageHeaders, IntegrationTopicNames, RegistryAggregateType } from '@cropcover/contracts';
+import { farmerStream, farmStream, policyStream } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { OutgoingMessage } from '@cropcover/runtime';
 
@@ -10,9 +11,6 @@ export interface RoutedMessage {
   readonly topic: string;
   readonly message: OutgoingMessage;
 }
-
-const POLICY_STREAM = /^policy-(.+)$/;
-const REGISTRY_STREAM = /^(farm|farmer)-(.+)$/;
 
 const headersOf = (event: RecordedEvent): IntegrationMessageHeaders => ({
   ce_id: event.metadata.event_id,
@@ -40,22 +38,28 @@ const routed = (topic: string, key: string, event: RecordedEvent, value: object)
   message: { key, value: JSON.stringify(value), headers: headersOf(event) },
 });
 
+/** The farm or farmer a registry stream holds; undefined for any other stream. */
+const registryAggregateOf = (
+  streamId: string,
+): { readonly type: RegistryAggregateType; readonly id: string } | undefined => {
+  const farmId = farmStream.idOf(streamId);
+  if (farmId) return { type: 'farm', id: farmId };
+  const farmerId = farmerStream.idOf(streamId);
+  return farmerId ? { type: 'farmer', id: farmerId } : undefined;
+};
+
 export const routeToTopics = (event: RecordedEvent, topics: IntegrationTopicNames): RoutedMessage[] => {
-  const policyId = POLICY_STREAM.exec(event.streamId)?.[1];
+  const policyId = policyStream.idOf(event.streamId);
   if (policyId) {
     const value = { ...loggedEventOf(event), policy_id: policyId };
     const messages = [routed(topics.policyEvents, policyId, event, value)];
     if (event.type === 'TriggerBreached') messages.push(routed(topics.triggerBreaches, policyId, event, value));
     return messages;
   }
-  const registry = REGISTRY_STREAM.exec(event.streamId);
-  const aggregateId = registry?.[2];
-  if (registry && aggregateId) {
-    const aggregateType: RegistryAggregateType = registry[1] === 'farm' ? 'farm' : 'farmer';
-    const value = { ...loggedEventOf(event), aggregate_type: aggregateType, aggregate_id: aggregateId };
-    return [routed(topics.registryEvents, aggregateId, event, value)];
-  }
-  return [];
+  const aggregate = registryAggregateOf(event.streamId);
+  if (!aggregate) return [];
+  const value = { ...loggedEventOf(event), aggregate_type: aggregate.type, aggregate_id: aggregate.id };
+  return [routed(topics.registryEvents, aggregate.id, event, value)];
 };
 
 /** The messages of a batch grouped by topic, in log order within each topic. */

@@ -6,6 +6,7 @@ import {
   RegistryEventMessage,
   TriggerBreachMessage,
 } from '@cropcover/contracts';
+import { farmerStream, farmStream, policyStream, shareableIdStream } from '@cropcover/domain';
 import type { NewEvent } from '@cropcover/eventstore';
 import { readCheckpoint } from '@cropcover/read-store';
 import type { IncomingMessage, KafkaClient } from '@cropcover/runtime';
@@ -93,11 +94,11 @@ describeWithKafka('integration publisher against a real broker', () => {
     const topics = freshTopics();
     const policyIds = ['p-a', 'p-b', 'p-c'];
     const policyEvents = new Map(policyIds.map((id) => [id, breachingPolicy(id)]));
-    for (const [id, events] of policyEvents) await t.eventStore.append(`policy-${id}`, events, 'no_stream');
-    await t.eventStore.append('farmer-f1', [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')], 'no_stream');
-    await t.eventStore.append('farm-m1', [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')], 'no_stream');
+    for (const [id, events] of policyEvents) await t.eventStore.append(policyStream(id), events, 'no_stream');
+    await t.eventStore.append(farmerStream('f1'), [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')], 'no_stream');
+    await t.eventStore.append(farmStream('m1'), [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')], 'no_stream');
     await t.eventStore.append(
-      'shareable-id-X',
+      shareableIdStream('X'),
       [shareableIdClaimed({ code: 'X', claimed_by: 'farm-m1' })],
       'no_stream',
     );
@@ -170,7 +171,7 @@ describeWithKafka('integration publisher against a real broker', () => {
       backoff: FAST_BACKOFF,
     });
     const before = breachingPolicy(`before-${topics.policyEvents}`);
-    await t.eventStore.append(`policy-before-${topics.policyEvents}`, before, 'no_stream');
+    await t.eventStore.append(policyStream(`before-${topics.policyEvents}`), before, 'no_stream');
     await expect.poll(() => publisher?.checkpoint(), { timeout: 20_000 }).toEqual(await t.eventStore.headPosition());
     reader = await readTopics(kafka, [topics.triggerBreaches]);
     await reader.waitFor(atLeast(topics.triggerBreaches, 2));
@@ -185,7 +186,7 @@ describeWithKafka('integration publisher against a real broker', () => {
       for (let round = 0; round < 5; round += 1) {
         const policyId = `during-${round}-${topics.policyEvents}`;
         const events = breachingPolicy(policyId);
-        await t.eventStore.append(`policy-${policyId}`, events, 'no_stream');
+        await t.eventStore.append(policyStream(policyId), events, 'no_stream');
         during.push(...events.filter((event) => event.type === 'TriggerBreached'));
         await new Promise((resolve) => setTimeout(resolve, 2_000));
       }

@@ -1,15 +1,8 @@
+import { farmerStream, farmStream, shareableIdStream } from '@cropcover/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch } from '../projection-batch';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
-import {
-  farmerProfileUpdated,
-  farmerRegistered,
-  farmerStream,
-  farmRegistered,
-  farmStream,
-  shareableIdClaimed,
-  shareableIdStream,
-} from '../testing/registry-events';
+import { farmerProfileUpdated, farmerRegistered, farmRegistered, shareableIdClaimed } from '../testing/registry-events';
 import { waitUntilVisible } from '../testing/visible-log';
 import { farmersProjection } from './farmers-projection';
 

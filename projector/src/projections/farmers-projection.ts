@@ -1,4 +1,5 @@
-import { FarmerEvent } from '@cropcover/contracts';
+import { decodeEvent, isOneOf } from '@cropcover/application';
+import type { FarmerEvent } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
@@ -8,10 +9,10 @@ import { inChunks } from './row-chunks';
 type FarmerRow = Insertable<FarmersTable>;
 type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
 
-const HANDLED = new Set<string>(['FarmerRegistered', 'FarmerProfileUpdated']);
+const HANDLED = new Set<FarmerEvent['type']>(['FarmerRegistered', 'FarmerProfileUpdated']);
 
-const decode = (event: RecordedEvent): RevisedFarmerEvent => ({
-  ...FarmerEvent.parse({ type: event.type, data: event.data }),
+const decode = (event: RecordedEvent<FarmerEvent['type']>): RevisedFarmerEvent => ({
+  ...decodeEvent(event),
   revision: event.revision,
 });
 
@@ -87,7 +88,7 @@ export const farmersProjection: Projection = {
   name: 'farmers',
   tables: ['farmers'],
   apply: async (trx, events) => {
-    const farmerEvents = events.filter((event) => HANDLED.has(event.type)).map(decode);
+    const farmerEvents = events.filter(isOneOf(HANDLED)).map(decode);
     if (farmerEvents.length === 0) return;
     const rows = await loadRows(trx, [...new Set(farmerEvents.map((event) => event.data.farmer_id))]);
     const changed = new Map<string, FarmerRow>();

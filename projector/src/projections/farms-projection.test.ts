@@ -1,3 +1,4 @@
+import { farmerStream, farmStream } from '@cropcover/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch } from '../projection-batch';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
@@ -5,10 +6,8 @@ import {
   farmAttributes,
   farmDeactivated,
   farmerRegistered,
-  farmerStream,
   farmLinkedToOrganization,
   farmRegistered,
-  farmStream,
   farmUpdated,
   fieldRegistered,
 } from '../testing/registry-events';

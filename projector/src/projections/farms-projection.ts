@@ -1,4 +1,5 @@
-import { FarmEvent } from '@cropcover/contracts';
+import { decodeEvent, isOneOf } from '@cropcover/application';
+import type { FarmEvent } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Selectable, Transaction } from 'kysely';
@@ -11,7 +12,7 @@ type FieldRow = Insertable<FarmFieldsTable>;
 type OrganizationRow = Insertable<FarmOrganizationsTable>;
 type RevisedFarmEvent = FarmEvent & { readonly revision: number };
 
-const HANDLED = new Set<string>([
+const HANDLED = new Set<FarmEvent['type']>([
   'FarmRegistered',
   'FarmUpdated',
   'FarmDeactivated',
@@ -19,8 +20,8 @@ const HANDLED = new Set<string>([
   'FarmLinkedToOrganization',
 ]);
 
-const decode = (event: RecordedEvent): RevisedFarmEvent => ({
-  ...FarmEvent.parse({ type: event.type, data: event.data }),
+const decode = (event: RecordedEvent<FarmEvent['type']>): RevisedFarmEvent => ({
+  ...decodeEvent(event),
   revision: event.revision,
 });
 
@@ -150,7 +151,7 @@ export const farmsProjection: Projection = {
   name: 'farms',
   tables: ['farms', 'farm_fields', 'farm_organizations'],
   apply: async (trx, events) => {
-    const farmEvents = events.filter((event) => HANDLED.has(event.type)).map(decode);
+    const farmEvents = events.filter(isOneOf(HANDLED)).map(decode);
     if (farmEvents.length === 0) return;
     const rows = await loadRows(trx, [...new Set(farmEvents.map((event) => event.data.farm_id))]);
     const changed = new Map<string, FarmRow>();

@@ -1,3 +1,4 @@
+import { decodeEvent, isOneOf } from '@cropcover/application';
 import { PolicyEvent } from '@cropcover/contracts';
 import { evolvePolicy, type IssuedPolicy, initialPolicy } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
@@ -17,10 +18,10 @@ interface PolicyState {
   readonly revision: number;
 }
 
-const HANDLED = new Set<string>(PolicyEvent.options.map((option) => option.shape.type.value));
+const HANDLED = new Set(PolicyEvent.options.map((option) => option.shape.type.value));
 
-const decode = (event: RecordedEvent): RevisedPolicyEvent => ({
-  ...PolicyEvent.parse({ type: event.type, data: event.data }),
+const decode = (event: RecordedEvent<PolicyEvent['type']>): RevisedPolicyEvent => ({
+  ...decodeEvent(event),
   revision: event.revision,
 });
 
@@ -139,7 +140,7 @@ export const policiesProjection: Projection = {
   name: 'policies',
   tables: ['policies', 'policy_counts', 'policy_evaluations', 'policy_payouts'],
   apply: async (trx, events) => {
-    const policyEvents = events.filter((event) => HANDLED.has(event.type)).map(decode);
+    const policyEvents = events.filter(isOneOf(HANDLED)).map(decode);
     if (policyEvents.length === 0) return;
     await lockPolicies(trx);
     const policies = await loadPolicies(trx, [...new Set(policyEvents.map((event) => event.data.policy_id))]);

@@ -1,7 +1,11 @@
-import { WebhookSubscriptionEvent } from '@cropcover/contracts';
+import { decodeEvent, isOneOf } from '@cropcover/application';
+import type { WebhookSubscriptionEvent } from '@cropcover/contracts';
 import type { Projection } from '../projection';
 
-const HANDLED = new Set<string>(['WebhookSubscriptionCreated', 'WebhookSubscriptionDeactivated']);
+const HANDLED = new Set<WebhookSubscriptionEvent['type']>([
+  'WebhookSubscriptionCreated',
+  'WebhookSubscriptionDeactivated',
+]);
 
 /** Webhook subscriptions (`webhooks`) from the `webhook-<id>` streams; few and rarely written, so one
  *  statement per event. A replayed creation is ignored, a replayed deactivation changes nothing. */
@@ -9,9 +13,7 @@ export const webhooksProjection: Projection = {
   name: 'webhooks',
   tables: ['webhooks'],
   apply: async (trx, events) => {
-    for (const recorded of events) {
-      if (!HANDLED.has(recorded.type)) continue;
-      const event = WebhookSubscriptionEvent.parse({ type: recorded.type, data: recorded.data });
+    for (const event of events.filter(isOneOf(HANDLED)).map(decodeEvent)) {
       if (event.type === 'WebhookSubscriptionCreated') {
         await trx
           .insertInto('webhooks')

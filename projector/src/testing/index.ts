@@ -1,7 +1,7 @@
 // What other packages' tests (and the fault tests in test/) use to seed the read models through the real log and projector.
 
 export { describeWithKafka, kafkaBrokerScript, testBrokers } from '@cropcover/runtime/testing';
-export { type PolicyStory, type PolicyStoryStart, policyStory, policyStream } from './policy-story';
+export { type PolicyStory, type PolicyStoryStart, policyStory } from './policy-story';
 export { openProjectorTestDatabase, type ProjectorTestDatabase } from './projector-test-database';
 export { dumpReadModels } from './read-model-dump';
 export { combinedExpectation, registryWorkload } from './registry-workload';

@@ -12,6 +12,7 @@ import {
   issuePolicy,
   lapsePolicy,
   type Policy,
+  policyStream,
   type ReadingHistory,
   settlePayout,
 } from '@cropcover/domain';
@@ -86,8 +87,6 @@ const registeredFarm = (farmId: string, fieldId: string) =>
       },
     ] satisfies FarmEvent[]
   ).reduce(evolveFarm, initialFarm);
-
-export const policyStream = (policyId: string): string => `policy-${policyId}`;
 
 export const policyStory = (start: PolicyStoryStart): PolicyStory => {
   const farmId = start.farmId ?? 'farm-1';

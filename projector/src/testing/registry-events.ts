@@ -30,10 +30,6 @@ export const newEvent = (type: string, data: unknown, occurredAt = new Date().to
   },
 });
 
-export const farmerStream = (farmerId: string): string => `farmer-${farmerId}`;
-export const farmStream = (farmId: string): string => `farm-${farmId}`;
-export const shareableIdStream = (code: string): string => `shareable-id-${code}`;
-
 export const shareableIdClaimed = (data: z.infer<typeof ShareableIdClaimed>): NewEvent =>
   newEvent('ShareableIdClaimed', data);
 

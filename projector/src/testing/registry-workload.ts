@@ -1,18 +1,16 @@
 import type { FarmAttributes, FarmerProfileFields } from '@cropcover/contracts';
+import { farmerStream, farmStream, shareableIdStream } from '@cropcover/domain';
 import type { EventStore, NewEvent } from '@cropcover/eventstore';
 import {
   farmAttributes,
   farmDeactivated,
   farmerProfileUpdated,
   farmerRegistered,
-  farmerStream,
   farmLinkedToOrganization,
   farmRegistered,
-  farmStream,
   farmUpdated,
   fieldRegistered,
   shareableIdClaimed,
-  shareableIdStream,
 } from './registry-events';
 
 // Random registry activity of one writer, with the rows the read models must end up holding. Each writer

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { recordIndexReadings } from '@cropcover/application';
 import type { IndexReading } from '@cropcover/contracts';
+import { policyStream } from '@cropcover/domain';
 import type { EventMetadata } from '@cropcover/eventstore';
 import { type Projector, readModelProjections, startProjector } from '@cropcover/projector';
 import {
@@ -103,7 +104,7 @@ const openWorld = async (): Promise<World> => {
         .then(() => undefined),
     tick: (tickDeps = deps) => runMonitorTick({ deps: tickDeps, clock, logger, metrics }),
     projected: async (policyId) => {
-      const revision = (await t.eventStore.readStream(`policy-${policyId}`)).at(-1)!.revision;
+      const revision = (await t.eventStore.readStream(policyStream(policyId))).at(-1)!.revision;
       await vi.waitFor(async () => {
         const row = await t.db
           .selectFrom('policies')
@@ -114,7 +115,7 @@ const openWorld = async (): Promise<World> => {
       }, WAIT);
     },
     events: async (policyId) =>
-      (await t.eventStore.readStream(`policy-${policyId}`)).map((event) => ({
+      (await t.eventStore.readStream(policyStream(policyId))).map((event) => ({
         type: event.type,
         data: event.data as Record<string, unknown>,
         metadata: event.metadata,

@@ -1,4 +1,5 @@
-import { PolicyEvent, type TriggerBreached } from '@cropcover/contracts';
+import { decodeEvent } from '@cropcover/application';
+import type { TriggerBreached } from '@cropcover/contracts';
 import { policyStream, triggerBreachedDelivery } from '@cropcover/domain';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
@@ -14,12 +15,19 @@ export interface LoggedBreach {
 
 /** The organization that owns the policy, from its first event. The log, not a read model: the policies
  *  projection may lag behind the dispatcher. */
-export const policyOrganization = async (eventStore: EventStore, policyId: string): Promise<string> => {
+const policyOrganization = async (eventStore: EventStore, policyId: string): Promise<string> => {
   const [first] = await eventStore.readStream(policyStream(policyId), { limit: 1 });
-  const issued = PolicyEvent.parse({ type: first?.type, data: first?.data });
+  if (!first) throw new Error(`policy ${policyId} has no events`);
+  const issued = decodeEvent(first);
   if (issued.type !== 'PolicyIssued') throw new Error(`policy ${policyId} does not start with PolicyIssued`);
   return issued.data.organization_id;
 };
+
+/** The organization of the breached policy: the breach's own, or for a breach recorded before it carried
+ *  one, its policy's. No upcaster can fill those in: the metadata's organization_id is the actor's, and an
+ *  admin of another organization may evaluate the policy. */
+export const breachOrganization = async (eventStore: EventStore, breach: TriggerBreached): Promise<string> =>
+  breach.organization_id ?? (await policyOrganization(eventStore, breach.policy_id));
 
 /** One pending delivery per subscription of the organization that was created before the breach in the
  *  log and is still active. Recording it again (a batch after a crash, a Kafka message redelivered)

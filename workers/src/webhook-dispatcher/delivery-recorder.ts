@@ -1,17 +1,26 @@
-import { TriggerBreached, WebhookSubscriptionEvent } from '@cropcover/contracts';
-import type { EventStore, RecordedEvent } from '@cropcover/eventstore';
+import { decodeEvent, isOneOf } from '@cropcover/application';
+import type { WebhookSubscriptionEvent } from '@cropcover/contracts';
+import type { EventStore, GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
 import type { Projection } from '@cropcover/projector';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Transaction } from 'kysely';
-import { policyOrganization, recordBreachDeliveries } from './breach-deliveries';
+import { breachOrganization, recordBreachDeliveries } from './breach-deliveries';
 
 /** The dispatcher's checkpoint name. Not one of the read-model projections: a rebuild must never
  *  record past breaches again, or every subscriber would be sent them a second time. */
 export const DELIVERY_RECORDER_NAME = 'webhook-dispatcher';
 
-const recordSubscriptionEvent = async (trx: Transaction<ReadModels>, recorded: RecordedEvent): Promise<void> => {
-  const event = WebhookSubscriptionEvent.parse({ type: recorded.type, data: recorded.data });
+const isSubscriptionEvent = isOneOf(
+  new Set<WebhookSubscriptionEvent['type']>(['WebhookSubscriptionCreated', 'WebhookSubscriptionDeactivated']),
+);
+const isBreach = isOneOf(new Set(['TriggerBreached'] as const));
+
+const recordSubscriptionEvent = async (
+  trx: Transaction<ReadModels>,
+  event: WebhookSubscriptionEvent,
+  position: GlobalPosition,
+): Promise<void> => {
   if (event.type === 'WebhookSubscriptionCreated') {
     const { webhook_id, organization_id, url } = event.data;
     await trx
@@ -21,8 +30,8 @@ const recordSubscriptionEvent = async (trx: Transaction<ReadModels>, recorded: R
         organization_id,
         url,
         is_active: true,
-        created_commit_position: recorded.position.commit.toString(),
-        created_prepare_position: recorded.position.prepare.toString(),
+        created_commit_position: position.commit.toString(),
+        created_prepare_position: position.prepare.toString(),
       })
       .onConflict((conflict) => conflict.column('webhook_id').doNothing())
       .execute();
@@ -40,12 +49,12 @@ const recordSubscriptionEvent = async (trx: Transaction<ReadModels>, recorded: R
 
 const recordBreach = async (
   trx: Transaction<ReadModels>,
-  recorded: RecordedEvent,
+  recorded: RecordedEvent<'TriggerBreached'>,
   eventStore: EventStore,
   now: Date,
 ): Promise<void> => {
-  const breach = TriggerBreached.parse(recorded.data);
-  const organizationId = await policyOrganization(eventStore, breach.policy_id);
+  const breach = decodeEvent(recorded).data;
+  const organizationId = await breachOrganization(eventStore, breach);
   await recordBreachDeliveries(
     trx,
     { eventId: recorded.metadata.event_id, position: recorded.position, organizationId, breach },
@@ -70,10 +79,8 @@ export const deliveryRecorder = (
   tables: [],
   apply: async (trx, events) => {
     for (const event of events) {
-      if (event.type === 'WebhookSubscriptionCreated' || event.type === 'WebhookSubscriptionDeactivated')
-        await recordSubscriptionEvent(trx, event);
-      else if (breachesFromLog && event.type === 'TriggerBreached')
-        await recordBreach(trx, event, eventStore, clock.now());
+      if (isSubscriptionEvent(event)) await recordSubscriptionEvent(trx, decodeEvent(event), event.position);
+      else if (breachesFromLog && isBreach(event)) await recordBreach(trx, event, eventStore, clock.now());
     }
   },
 });

@@ -1,9 +1,10 @@
+import { decodeEvent } from '@cropcover/application';
 import { INTEGRATION_TOPICS, TriggerBreachMessage } from '@cropcover/contracts';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock, ConsumerGroupMember, IncomingMessage, KafkaClient, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
-import { type LoggedBreach, policyOrganization, recordBreachDeliveries } from './breach-deliveries';
+import { breachOrganization, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
 import { DELIVERY_RECORDER_NAME } from './delivery-recorder';
 
 export const BREACH_CONSUMER_GROUP = 'cropcover-webhook-dispatcher';
@@ -65,11 +66,14 @@ const loggedBreach = async (eventStore: EventStore, message: TriggerBreachMessag
   // Published only after it was logged; a message the log does not hold is retried, never dropped.
   if (logged?.metadata.event_id !== message.event_id)
     throw new Error(`breach ${message.event_id} is not at ${message.stream_id}@${message.stream_revision}`);
+  const event = decodeEvent(logged);
+  if (event.type !== 'TriggerBreached')
+    throw new Error(`${message.stream_id}@${message.stream_revision} is a ${event.type}, not a breach`);
   return {
     eventId: message.event_id,
     position: logged.position,
-    organizationId: await policyOrganization(eventStore, message.policy_id),
-    breach: message.data,
+    organizationId: await breachOrganization(eventStore, event.data),
+    breach: event.data,
   };
 };
 

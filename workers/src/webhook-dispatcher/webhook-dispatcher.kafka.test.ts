@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newWebhookSecret, storeWebhookSecret } from '@cropcover/application';
 import type { IntegrationTopicNames } from '@cropcover/contracts';
-import { webhookStream } from '@cropcover/domain';
+import { policyStream, webhookStream } from '@cropcover/domain';
 import type { NewEvent } from '@cropcover/eventstore';
 import { type IntegrationPublisher, startIntegrationPublisher } from '@cropcover/projector';
 import {
@@ -11,7 +11,6 @@ import {
   openProjectorTestDatabase,
   type ProjectorTestDatabase,
   policyStory,
-  policyStream,
   readTopics,
   testBrokers,
 } from '@cropcover/projector/testing';

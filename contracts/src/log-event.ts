@@ -1,0 +1,14 @@
+import { PolicyEvent } from './insurance/events';
+import { FarmEvent, FarmerEvent, ShareableIdEvent } from './registry/events';
+import { WebhookSubscriptionEvent } from './webhooks/events';
+import { z } from './zod';
+
+/** Every event the log holds, whatever its stream: what an event read back must be to be used. */
+export const LogEvent = z.discriminatedUnion('type', [
+  PolicyEvent,
+  FarmEvent,
+  FarmerEvent,
+  ShareableIdEvent,
+  WebhookSubscriptionEvent,
+]);
+export type LogEvent = z.infer<typeof LogEvent>;
