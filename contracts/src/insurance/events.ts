@@ -146,6 +146,3 @@ export const PolicyEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PolicyExpired'), data: PolicyExpired }),
 ]);
 export type PolicyEvent = z.infer<typeof PolicyEvent>;
-
-/** Appended to the farm stream when an organization issues its first policy on the farm: from then
- *  on the organization may read the farm (SPEC §6). */
