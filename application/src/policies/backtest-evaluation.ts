@@ -5,7 +5,7 @@ import {
   policyAggregate,
   policyStream,
   readingsNeeded,
-  visiblePolicy,
+  visibleIssuedPolicy,
 } from '@cropcover/domain';
 import { loadReadingHistory } from '@cropcover/read-store';
 import type { CommandContext } from '../command-context';
@@ -20,7 +20,7 @@ export const backtestEvaluation = async (
   asOf: string,
 ): Promise<EvaluationResult> => {
   const state = await loadAggregate(deps.eventStore, policyStream(policyId), policyAggregate);
-  const policy = visiblePolicy(state, context.actor);
+  const policy = visibleIssuedPolicy(state, context.actor);
   const term = backtestTerm(policy, asOf);
   const readings = await loadReadingHistory(deps.db, {
     farmId: policy.issued.farm_id,

@@ -1,6 +1,6 @@
 import { handleCommand } from '@cropcover/application';
 import { type Payout, PayoutPathParams } from '@cropcover/contracts';
-import { policyAggregate, policyStream, settlePayout, toMajorUnits, visiblePolicy } from '@cropcover/domain';
+import { policyAggregate, policyStream, settlePayout, toMajorUnits, visibleIssuedPolicy } from '@cropcover/domain';
 import { ProblemError, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../../command-api-deps';
@@ -29,7 +29,7 @@ export const settlePayoutRoute =
       (state) => settlePayout({ actor: context.actor, payoutId: payout_id, now: context.now }, state),
       context,
     );
-    const policy = visiblePolicy(outcome.state, context.actor);
+    const policy = visibleIssuedPolicy(outcome.state, context.actor);
     const payout = policy.payouts.find((candidate) => candidate.payoutId === payout_id)!;
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
     const response: Payout = {
