@@ -24,7 +24,7 @@ export { createAuthenticator } from './http/auth';
 export { JSON_BODY_LIMIT, jsonBody } from './http/json-body';
 export { type OpsServer, startOpsServer } from './http/ops-server';
 export {
-  ADMIN_ROLE,
+  isAdmin,
   type Principal,
   principalOf,
   requireOrganization,
