@@ -27,8 +27,7 @@ export {
   isAdmin,
   type Principal,
   principalOf,
-  requireOrganization,
-  requireRoles,
+  requireRolesInOrganization,
 } from './http/principal';
 export { type FieldError, ProblemError, type ProblemInit } from './http/problem';
 export { notFoundHandler, PROBLEM_CONTENT_TYPE, problemHandler, problemType } from './http/problem-handler';

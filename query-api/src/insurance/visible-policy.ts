@@ -1,13 +1,11 @@
 import { type Actor, canSeePolicy } from '@cropcover/domain';
 import type { ReadModels } from '@cropcover/read-store';
-import { type Principal, ProblemError, requireOrganization, requireRoles } from '@cropcover/runtime';
+import { type Principal, ProblemError, requireRolesInOrganization } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 /** Who may read policies: insurers and auditors of an organization (and admins), always with an org_id. */
-export const requirePolicyReader = (principal: Principal): string => {
-  requireRoles(principal, 'insurer', 'auditor');
-  return requireOrganization(principal);
-};
+export const requirePolicyReader = (principal: Principal): string =>
+  requireRolesInOrganization(principal, 'insurer', 'auditor');
 
 export const policyNotFound = (policyId: string): ProblemError =>
   ProblemError.notFound(`No policy ${policyId} is visible to you.`);

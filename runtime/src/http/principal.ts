@@ -40,3 +40,10 @@ export const requireOrganization = (principal: Principal): string => {
   if (principal.organizationId !== null) return principal.organizationId;
   throw ProblemError.forbidden('This requires a token with an org_id claim.', 'organization_required');
 };
+
+/** requireRoles, then requireOrganization — for work that is always done for an organization (SPEC §4).
+ *  Returns the caller's organization id. */
+export const requireRolesInOrganization = (principal: Principal, ...roles: readonly string[]): string => {
+  requireRoles(principal, ...roles);
+  return requireOrganization(principal);
+};
