@@ -1,3 +1,4 @@
+export { actorOf } from './actor-of';
 export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';

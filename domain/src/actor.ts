@@ -4,3 +4,8 @@ export interface Actor {
   readonly organizationId: string | null;
   readonly isAdmin: boolean;
 }
+
+/** Whether the actor may act for (and see what belongs to) an organization: its own, or any for an admin.
+ *  An actor without an organization acts for none. */
+export const canActForOrganization = (actor: Actor, organizationId: string): boolean =>
+  actor.isAdmin || actor.organizationId === organizationId;

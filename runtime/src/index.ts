@@ -24,11 +24,10 @@ export { createAuthenticator } from './http/auth';
 export { JSON_BODY_LIMIT, jsonBody } from './http/json-body';
 export { type OpsServer, startOpsServer } from './http/ops-server';
 export {
-  ADMIN_ROLE,
+  isAdmin,
   type Principal,
   principalOf,
-  requireOrganization,
-  requireRoles,
+  requireRolesInOrganization,
 } from './http/principal';
 export { type FieldError, ProblemError, type ProblemInit } from './http/problem';
 export { notFoundHandler, PROBLEM_CONTENT_TYPE, problemHandler, problemType } from './http/problem-handler';

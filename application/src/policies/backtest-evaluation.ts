@@ -5,7 +5,7 @@ import {
   policyAggregate,
   policyStream,
   readingsNeeded,
-  visiblePolicy,
+  visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { CommandContext } from '../command-context';
 import type { CommandDeps } from '../command-deps';
@@ -20,7 +20,7 @@ export const backtestEvaluation = async (
   asOf: string,
 ): Promise<EvaluationResult> => {
   const state = await loadAggregate(deps.eventStore, policyStream(policyId), policyAggregate);
-  const policy = visiblePolicy(state, context.actor);
+  const policy = visibleIssuedPolicy(state, context.actor);
   const term = backtestTerm(policy, asOf);
   const readings = await readingHistoryFrom(deps.db)({
     farmId: policy.issued.farm_id,

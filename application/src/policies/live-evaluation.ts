@@ -6,7 +6,7 @@ import {
   policyAggregate,
   policyStream,
   readingsNeeded,
-  visiblePolicy,
+  visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
 import { v7 as uuidv7 } from 'uuid';
@@ -32,7 +32,7 @@ export const liveEvaluation = async (
 ): Promise<LiveEvaluation> => {
   const stream = policyStream(policyId);
   const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
-  const policy = visiblePolicy(loaded.state, context.actor);
+  const policy = visibleIssuedPolicy(loaded.state, context.actor);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
   const readings = await readingHistoryFrom(deps.db)({
     farmId: policy.issued.farm_id,
@@ -56,7 +56,7 @@ export const liveEvaluation = async (
     loaded,
   );
   return {
-    result: evaluationResult(visiblePolicy(outcome.state, context.actor), decided),
+    result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
   };
 };

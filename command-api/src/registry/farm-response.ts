@@ -14,6 +14,3 @@ export const farmResponse = (farm: RegisteredFarm, owner: RegisteredFarmer): Far
   farmer: farmerResponse(owner),
   organizations: [...farm.organizations],
 });
-
-/** The ETag of a farm is its updated_at, so `If-Match` and the body's `updated_at` are one precondition. */
-export const farmEtag = (farm: RegisteredFarm): string => `"${Date.parse(farm.updatedAt)}"`;

@@ -1,4 +1,5 @@
 export * from './farmer';
+export * from './farmer-access';
 export * from './farmer-id';
 export * from './register-farmer';
 export * from './update-farmer-profile';

@@ -9,7 +9,7 @@ import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
 import { assessPerils, policyTerm } from './peril-assessment';
 import type { IssuedPolicy, Policy } from './policy';
-import { visiblePolicy } from './policy-access';
+import { visibleIssuedPolicy } from './policy-access';
 
 /** The cover a backtest as of `asOf` looks at: the policy's own term, or, before term start, the same
  *  term shifted back by whole years to the latest season starting on or before `asOf`. */
@@ -31,7 +31,7 @@ export interface BacktestPolicy {
 /** What the policy's triggers show as of a past date: computed, never stored, never paid. The payout is
  *  what a fresh cover would have paid as of that date (nothing paid before it, capped at the sum insured). */
 export const backtestPolicy = (command: BacktestPolicy, state: Policy): EvaluationResult => {
-  const policy = visiblePolicy(state, command.actor);
+  const policy = visibleIssuedPolicy(state, command.actor);
   const today = utcDate(command.now);
   if (command.asOf >= today) {
     throw new DomainError('rejected', 'not_a_backtest', `a backtest is as of a date before today (${today})`);

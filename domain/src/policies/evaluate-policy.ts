@@ -8,7 +8,7 @@ import { severityFraction } from '../insurance/severity';
 import { payoutIdFor } from './payout-id';
 import { assessPerils, policyTerm } from './peril-assessment';
 import type { Policy } from './policy';
-import { visiblePolicy } from './policy-access';
+import { visibleIssuedPolicy } from './policy-access';
 
 export interface EvaluatePolicy {
   readonly actor: Actor;
@@ -21,7 +21,7 @@ export interface EvaluatePolicy {
 /** A live evaluation as of today (clipped to term end): records every peril that had a reading, and
  *  pays each new or deeper breach the difference to what that peril was already paid. */
 export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEvent[] => {
-  const policy = visiblePolicy(state, command.actor);
+  const policy = visibleIssuedPolicy(state, command.actor);
   if (policy.status === 'lapsed' || policy.status === 'expired') {
     throw new DomainError(
       'rejected',

@@ -2,7 +2,7 @@ import type { PolicyEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import type { Policy } from './policy';
-import { visiblePolicy } from './policy-access';
+import { visibleIssuedPolicy } from './policy-access';
 
 export interface LapsePolicy {
   readonly actor: Actor;
@@ -12,7 +12,7 @@ export interface LapsePolicy {
 
 /** Premium not paid: only an active policy that has paid nothing may lapse. */
 export const lapsePolicy = (command: LapsePolicy, state: Policy): PolicyEvent[] => {
-  const policy = visiblePolicy(state, command.actor);
+  const policy = visibleIssuedPolicy(state, command.actor);
   if (policy.status !== 'active' || policy.payouts.length > 0) {
     throw new DomainError(
       'rejected',

@@ -2,7 +2,7 @@ import type { PolicyEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import type { Policy } from './policy';
-import { visiblePolicy } from './policy-access';
+import { visibleIssuedPolicy } from './policy-access';
 
 export interface SettlePayout {
   readonly actor: Actor;
@@ -12,7 +12,7 @@ export interface SettlePayout {
 
 /** Marks an approved payout as paid out. Settling a settled payout changes nothing. */
 export const settlePayout = (command: SettlePayout, state: Policy): PolicyEvent[] => {
-  const policy = visiblePolicy(state, command.actor);
+  const policy = visibleIssuedPolicy(state, command.actor);
   const payout = policy.payouts.find((candidate) => candidate.payoutId === command.payoutId);
   if (payout === undefined) throw new DomainError('not_found', 'not_found', 'no such payout');
   if (payout.settledAt !== null) return [];

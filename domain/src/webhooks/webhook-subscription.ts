@@ -1,5 +1,5 @@
 import type { WebhookSubscriptionEvent } from '@cropcover/contracts';
-import type { Actor } from '../actor';
+import { type Actor, canActForOrganization } from '../actor';
 import { type Aggregate, streamName } from '../aggregate';
 import { DomainError } from '../domain-error';
 
@@ -44,7 +44,7 @@ export const evolveWebhookSubscription = (
 /** The subscription when the actor's organization owns it (admins: any); 404 otherwise, so another
  *  organization cannot learn which webhook ids exist. */
 export const ownedWebhookSubscription = (state: WebhookSubscription, actor: Actor): RegisteredWebhookSubscription => {
-  if (state.status === 'registered' && (actor.isAdmin || actor.organizationId === state.organizationId)) return state;
+  if (state.status === 'registered' && canActForOrganization(actor, state.organizationId)) return state;
   throw new DomainError('not_found', 'not_found', 'No such webhook subscription is visible to you.');
 };
 

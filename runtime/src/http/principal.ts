@@ -11,7 +11,10 @@ export interface Principal {
   readonly phoneNumber?: string;
 }
 
-export const ADMIN_ROLE = 'admin';
+const ADMIN_ROLE = 'admin';
+
+/** Admins pass every role check and may act for any organization. */
+export const isAdmin = (principal: Principal): boolean => principal.roles.includes(ADMIN_ROLE);
 
 const principals = new WeakMap<Request, Principal>();
 
@@ -28,7 +31,7 @@ export const principalOf = (req: Request): Principal => {
 
 /** Passes when the caller has any of the roles, or is admin; otherwise 403 `forbidden`. */
 export const requireRoles = (principal: Principal, ...roles: readonly string[]): void => {
-  if (principal.roles.includes(ADMIN_ROLE) || roles.some((role) => principal.roles.includes(role))) return;
+  if (isAdmin(principal) || roles.some((role) => principal.roles.includes(role))) return;
   throw ProblemError.forbidden(`This requires one of the roles: ${roles.join(', ')}.`);
 };
 
@@ -36,4 +39,11 @@ export const requireRoles = (principal: Principal, ...roles: readonly string[]):
 export const requireOrganization = (principal: Principal): string => {
   if (principal.organizationId !== null) return principal.organizationId;
   throw ProblemError.forbidden('This requires a token with an org_id claim.', 'organization_required');
+};
+
+/** requireRoles, then requireOrganization — for work that is always done for an organization (SPEC §4).
+ *  Returns the caller's organization id. */
+export const requireRolesInOrganization = (principal: Principal, ...roles: readonly string[]): string => {
+  requireRoles(principal, ...roles);
+  return requireOrganization(principal);
 };

@@ -1,26 +1,26 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmPathParams, FarmUpdateRequest } from '@cropcover/contracts';
+import { FarmPathParams, FarmUpdateRequest, farmEtag, updatedAtOfFarmEtag } from '@cropcover/contracts';
 import { farmAggregate, farmStream, updateFarm } from '@cropcover/domain';
 import { ProblemError, parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { awaitReadModels } from '../../read-your-writes';
-import { farmEtag, farmResponse } from '../../registry/farm-response';
+import { farmResponse } from '../../registry/farm-response';
 import { ownerOf } from '../../registry/owner-of';
 import { registeredFarm } from '../../registry/registered';
 
 /** `If-Match: "<updated_at in epoch ms>"` (the ETag of GET) as the updated_at it stands for. */
 const updatedAtFromIfMatch = (ifMatch: string | undefined): string[] => {
   if (ifMatch === undefined || ifMatch.trim() === '*') return [];
-  const match = /^(?:W\/)?"(\d{1,15})"$/.exec(ifMatch.trim());
-  if (!match?.[1]) {
+  const updatedAt = updatedAtOfFarmEtag(ifMatch);
+  if (updatedAt === undefined) {
     throw ProblemError.conflict(
       'version_conflict',
       'If-Match does not name a version of this farm; GET it for its ETag.',
     );
   }
-  return [new Date(Number(match[1])).toISOString()];
+  return [updatedAt];
 };
 
 /** PUT /farms/{farm_id} — endpoint 10: omitted fields stay, null clears, updated_at/If-Match guard. */
@@ -44,5 +44,6 @@ export const updateFarmRoute =
     const farm = registeredFarm(outcome.state);
     const owner = await ownerOf(deps.eventStore, farm);
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.setHeader('ETag', farmEtag(farm)).json(farmResponse(farm, owner));
+    const response = farmResponse(farm, owner);
+    res.setHeader('ETag', farmEtag(response)).json(response);
   };

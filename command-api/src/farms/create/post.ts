@@ -1,5 +1,5 @@
 import { handleCommand } from '@cropcover/application';
-import { type FarmAttributes, FarmCreateRequest } from '@cropcover/contracts';
+import { type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
 import { farmAggregate, farmStream, registerFarm } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
@@ -9,7 +9,7 @@ import { commandContextOf } from '../../command-context';
 import { awaitReadModels } from '../../read-your-writes';
 import { claimShareableId } from '../../registry/claim-shareable-id';
 import { ensureFarmer } from '../../registry/ensure-farmer';
-import { farmEtag, farmResponse } from '../../registry/farm-response';
+import { farmResponse } from '../../registry/farm-response';
 import { registeredFarm } from '../../registry/registered';
 
 const attributesOf = (body: FarmCreateRequest): FarmAttributes => ({
@@ -57,5 +57,6 @@ export const createFarm =
     );
     const farm = registeredFarm(outcome.state);
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(farm)).json(farmResponse(farm, owner));
+    const response = farmResponse(farm, owner);
+    res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response)).json(response);
   };

@@ -1,7 +1,7 @@
 import { recordIndexReadings, refuseFutureReadings } from '@cropcover/application';
 import { IndexReadingsRequest, type IndexReadingsResponse } from '@cropcover/contracts';
 import { utcDate } from '@cropcover/domain';
-import { parseBody, principalOf, requireOrganization, requireRoles } from '@cropcover/runtime';
+import { parseBody, principalOf, requireRolesInOrganization } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 
@@ -10,9 +10,7 @@ import type { CommandApiDeps } from '../../command-api-deps';
 export const recordIndexReadingsRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
-    const principal = principalOf(req);
-    requireRoles(principal, 'data_provider');
-    requireOrganization(principal);
+    requireRolesInOrganization(principalOf(req), 'data_provider');
     const { readings } = parseBody(IndexReadingsRequest, req);
     const now = deps.clock.now();
     refuseFutureReadings(readings, utcDate(now));

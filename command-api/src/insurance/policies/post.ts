@@ -10,7 +10,7 @@ import {
   policyAggregate,
   policyStream,
   policyView,
-  visiblePolicy,
+  visibleIssuedPolicy,
 } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
@@ -72,5 +72,5 @@ export const issuePolicyRoute =
     res
       .status(201)
       .location(`/insurance/policies/${policyId}`)
-      .json(policyView(visiblePolicy(issued.state, context.actor)));
+      .json(policyView(visibleIssuedPolicy(issued.state, context.actor)));
   };

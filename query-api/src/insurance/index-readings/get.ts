@@ -1,6 +1,6 @@
 import { type IndexReadingList, IndexReadingsQuery, type ReadingIndex } from '@cropcover/contracts';
 import { calendarDateOf } from '@cropcover/read-store';
-import { parseQuery, principalOf, requireOrganization, requireRoles } from '@cropcover/runtime';
+import { parseQuery, principalOf, requireRolesInOrganization } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../query-api-deps';
 import { isoTimestamp } from '../../timestamps';
@@ -10,9 +10,7 @@ import { isoTimestamp } from '../../timestamps';
 export const listIndexReadings =
   (deps: QueryApiDeps): RequestHandler =>
   async (req, res) => {
-    const principal = principalOf(req);
-    requireRoles(principal, 'data_provider', 'insurer', 'auditor');
-    requireOrganization(principal);
+    requireRolesInOrganization(principalOf(req), 'data_provider', 'insurer', 'auditor');
     const query = parseQuery(IndexReadingsQuery, req);
     let matching = deps.db
       .selectFrom('index_readings')

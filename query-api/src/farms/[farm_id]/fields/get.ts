@@ -1,16 +1,17 @@
+import { actorOf } from '@cropcover/application';
 import { FarmPathParams, type Field } from '@cropcover/contracts';
 import { parseParams, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../../query-api-deps';
 import { isoTimestamp } from '../../../timestamps';
-import { visibleFarm } from '../../visible-farm';
+import { readVisibleFarm } from '../../visible-farm';
 
 /** GET /farms/{farm_id}/fields — the fields of a farm the caller may read, oldest first. */
 export const listFields =
   (deps: QueryApiDeps): RequestHandler =>
   async (req, res) => {
     const { farm_id } = parseParams(FarmPathParams, req);
-    await visibleFarm(deps.db, farm_id, principalOf(req), { includeInactive: false });
+    await readVisibleFarm(deps.db, farm_id, actorOf(principalOf(req)), { includeInactive: false });
     const rows = await deps.db
       .selectFrom('farm_fields')
       .selectAll()

@@ -1,6 +1,7 @@
+import { actorOf } from '@cropcover/application';
 import type { FarmerLookupResult } from '@cropcover/contracts';
-import { normalizeShareableId } from '@cropcover/domain';
-import { ADMIN_ROLE, ProblemError, parseParams, principalOf } from '@cropcover/runtime';
+import { canSeeFarmer, normalizeShareableId } from '@cropcover/domain';
+import { ProblemError, parseParams, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { QueryApiDeps } from '../../../query-api-deps';
@@ -14,16 +15,13 @@ export const lookUpFarmer =
   (deps: QueryApiDeps): RequestHandler =>
   async (req, res) => {
     const { platform_farmer_id } = parseParams(LookupParams, req);
-    const principal = principalOf(req);
     const code = normalizeShareableId('PF', platform_farmer_id);
     const farmer =
       code === undefined
         ? undefined
         : await deps.db.selectFrom('farmers').selectAll().where('platform_farmer_id', '=', code).executeTakeFirst();
-    const mayRead =
-      farmer !== undefined &&
-      (farmer.subject === principal.sub || farmer.data_consent_given || principal.roles.includes(ADMIN_ROLE));
-    if (!farmer || !mayRead) throw ProblemError.notFound(`No farmer ${platform_farmer_id} is visible to you.`);
+    if (!farmer || !canSeeFarmer(actorOf(principalOf(req)), farmer))
+      throw ProblemError.notFound(`No farmer ${platform_farmer_id} is visible to you.`);
 
     const farmRows = await deps.db
       .selectFrom('farms')

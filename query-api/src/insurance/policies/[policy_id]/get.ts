@@ -1,10 +1,11 @@
+import { actorOf } from '@cropcover/application';
 import { type Policy, PolicyPathParams } from '@cropcover/contracts';
 import { liveTriggerStatus, liveTriggerWindow, policyView, readingsNeeded, utcDate } from '@cropcover/domain';
 import { loadReadingHistory } from '@cropcover/read-store';
 import { parseParams, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../../query-api-deps';
-import { requirePolicyReader, visiblePolicy } from '../../visible-policy';
+import { readVisiblePolicy, requirePolicyReader } from '../../visible-policy';
 
 /** GET /insurance/policies/{policy_id} — endpoint 4: the policy with each peril's trigger as it stands
  *  today, computed from the field's readings so far, not from the last evaluation. */
@@ -14,7 +15,7 @@ export const getPolicy =
     const principal = principalOf(req);
     requirePolicyReader(principal);
     const { policy_id } = parseParams(PolicyPathParams, req);
-    const policy = await visiblePolicy(deps.db, policy_id, principal);
+    const policy = await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
     const today = utcDate(deps.clock.now());
     const window = liveTriggerWindow(policy, today);
     const readings =

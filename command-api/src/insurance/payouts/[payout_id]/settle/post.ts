@@ -1,6 +1,13 @@
 import { handleCommand } from '@cropcover/application';
 import { type Payout, PayoutPathParams } from '@cropcover/contracts';
-import { policyAggregate, policyStream, settlePayout, toMajorUnits, visiblePolicy } from '@cropcover/domain';
+import {
+  canSeePolicy,
+  policyAggregate,
+  policyStream,
+  settlePayout,
+  toMajorUnits,
+  visibleIssuedPolicy,
+} from '@cropcover/domain';
 import { ProblemError, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../../command-api-deps';
@@ -14,14 +21,16 @@ export const settlePayoutRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
     const context = commandContextOf(req, deps.clock.now());
-    const organizationId = requireInsurer(context.principal);
+    requireInsurer(context.principal);
     const { payout_id } = parseParams(PayoutPathParams, req);
-    // The payout's policy comes from the read model; the policy stream then decides, and refuses a
-    // payout that is not on it or not the caller's.
-    let lookup = deps.db.selectFrom('policy_payouts').select('policy_id').where('payout_id', '=', payout_id);
-    if (!context.actor.isAdmin) lookup = lookup.where('organization_id', '=', organizationId);
-    const row = await lookup.executeTakeFirst();
-    if (row === undefined) throw ProblemError.notFound('No such payout.');
+    // The payout's policy comes from the read model, and is seen only by the policy's organization; the
+    // policy stream then decides, and refuses a payout that is not on it or not the caller's.
+    const row = await deps.db
+      .selectFrom('policy_payouts')
+      .select(['policy_id', 'organization_id'])
+      .where('payout_id', '=', payout_id)
+      .executeTakeFirst();
+    if (row === undefined || !canSeePolicy(context.actor, row)) throw ProblemError.notFound('No such payout.');
     const outcome = await handleCommand(
       deps.eventStore,
       policyStream(row.policy_id),
@@ -29,7 +38,7 @@ export const settlePayoutRoute =
       (state) => settlePayout({ actor: context.actor, payoutId: payout_id, now: context.now }, state),
       context,
     );
-    const policy = visiblePolicy(outcome.state, context.actor);
+    const policy = visibleIssuedPolicy(outcome.state, context.actor);
     const payout = policy.payouts.find((candidate) => candidate.payoutId === payout_id)!;
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
     const response: Payout = {

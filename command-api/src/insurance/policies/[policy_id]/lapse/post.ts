@@ -1,6 +1,6 @@
 import { handleCommand } from '@cropcover/application';
 import { LapseRequest, PolicyPathParams } from '@cropcover/contracts';
-import { lapsePolicy, policyAggregate, policyStream, policyView, visiblePolicy } from '@cropcover/domain';
+import { lapsePolicy, policyAggregate, policyStream, policyView, visibleIssuedPolicy } from '@cropcover/domain';
 import { parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../../command-api-deps';
@@ -24,5 +24,5 @@ export const lapsePolicyRoute =
       context,
     );
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.json(policyView(visiblePolicy(outcome.state, context.actor)));
+    res.json(policyView(visibleIssuedPolicy(outcome.state, context.actor)));
   };

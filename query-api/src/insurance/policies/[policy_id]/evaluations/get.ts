@@ -1,3 +1,4 @@
+import { actorOf } from '@cropcover/application';
 import {
   type EvaluationHistory,
   EvaluationHistoryQuery,
@@ -10,7 +11,7 @@ import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../../../query-api-deps';
 import { isoTimestamp } from '../../../../timestamps';
-import { requirePolicyReader, visiblePolicy } from '../../../visible-policy';
+import { readVisiblePolicy, requirePolicyReader } from '../../../visible-policy';
 
 /** GET /insurance/policies/{policy_id}/evaluations — endpoint 7: one item per peril per live evaluation,
  *  newest first, with the payout that peril got in that evaluation. */
@@ -21,7 +22,7 @@ export const listEvaluations =
     requirePolicyReader(principal);
     const { policy_id } = parseParams(PolicyPathParams, req);
     const { page, page_size } = parseQuery(EvaluationHistoryQuery, req);
-    await visiblePolicy(deps.db, policy_id, principal);
+    await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
     const ofPolicy = deps.db.selectFrom('policy_evaluations as e').where('e.policy_id', '=', policy_id);
     const [rows, counted] = await Promise.all([
       ofPolicy

@@ -1,3 +1,4 @@
+import { actorOf } from '@cropcover/application';
 import {
   type AuditEvent,
   type PolicyEventPage,
@@ -5,12 +6,12 @@ import {
   PolicyIssued,
   PolicyPathParams,
 } from '@cropcover/contracts';
-import { policyStream } from '@cropcover/domain';
+import { canSeePolicy, policyStream } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../../../query-api-deps';
-import { canSeePolicy, policyNotFound, requirePolicyReader } from '../../../visible-policy';
+import { policyNotFound, requirePolicyReader } from '../../../visible-policy';
 
 export const auditEvent = (event: RecordedEvent): AuditEvent => ({
   revision: event.revision,
@@ -32,8 +33,8 @@ export const listPolicyEvents =
     const { page, page_size } = parseQuery(PolicyEventsQuery, req);
     const stream = await deps.eventStore.readStream(policyStream(policy_id));
     const issued = stream[0];
-    const owner = issued?.type === 'PolicyIssued' ? PolicyIssued.parse(issued.data).organization_id : undefined;
-    if (owner === undefined || !canSeePolicy(principal, owner)) throw policyNotFound(policy_id);
+    const policy = issued?.type === 'PolicyIssued' ? PolicyIssued.parse(issued.data) : undefined;
+    if (policy === undefined || !canSeePolicy(actorOf(principal), policy)) throw policyNotFound(policy_id);
     const first = (page - 1) * page_size;
     const body: PolicyEventPage = {
       policy_id,

@@ -1,3 +1,4 @@
+import { actorOf } from '@cropcover/application';
 import {
   type DeliveryAttempt,
   DeliveryStatus,
@@ -10,7 +11,7 @@ import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../../../query-api-deps';
 import { isoTimestamp } from '../../../../timestamps';
-import { requireWebhookReader, visibleWebhook } from '../../visible-webhook';
+import { readVisibleWebhook, requireWebhookReader } from '../../visible-webhook';
 
 /** GET /insurance/webhooks/{webhook_id}/deliveries — what was sent to the subscription, newest first, each
  *  with every attempt (status code, latency, error) and when the next one is due. */
@@ -21,7 +22,7 @@ export const listWebhookDeliveries =
     requireWebhookReader(principal);
     const { webhook_id } = parseParams(WebhookPathParams, req);
     const { page, page_size } = parseQuery(WebhookDeliveriesQuery, req);
-    await visibleWebhook(deps.db, webhook_id, principal);
+    await readVisibleWebhook(deps.db, webhook_id, actorOf(principal));
     const scope = deps.db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhook_id);
     const [rows, { total }] = await Promise.all([
       scope

@@ -1,0 +1,13 @@
+import { expect } from 'vitest';
+import type { Actor } from '../actor';
+
+// Given what is guarded / when an actor asks / then the rule allows or refuses — the decider spec's
+// reading, for the access rules that answer yes or no.
+export const ruleSpec = <Guarded>(rule: (actor: Actor, guarded: Guarded) => boolean) => ({
+  given: (guarded: Guarded) => ({
+    when: (actor: Actor) => ({
+      thenAllows: () => expect(rule(actor, guarded)).toBe(true),
+      thenRefuses: () => expect(rule(actor, guarded)).toBe(false),
+    }),
+  }),
+});
