@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FarmEvent, Peril, PolicyEvent } from '@cropcover/contracts';
+import type { Peril, PolicyEvent } from '@cropcover/contracts';
 import {
   type Actor,
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
@@ -16,6 +16,7 @@ import {
   type ReadingHistory,
   settlePayout,
 } from '@cropcover/domain';
+import { insuredFarmEvents } from '@cropcover/domain/testing';
 import type { NewEvent } from '@cropcover/eventstore';
 
 // A policy's life as the command side records it: every event comes from the domain's own deciders, so
@@ -47,46 +48,9 @@ export interface PolicyStory {
   lapse(reason: string, at: string): PolicyEvent[];
 }
 
+// The farm is registered in 2020, before any season a story covers.
 const registeredFarm = (farmId: string, fieldId: string) =>
-  (
-    [
-      {
-        type: 'FarmRegistered',
-        data: {
-          farm_id: farmId,
-          platform_farm_id: 'PM-4N8R2WJC',
-          owner_farmer_id: 'farmer-1',
-          owner_subject: 'owner',
-          registered_by_org_id: null,
-          name: 'Shamba',
-          has_irrigation: false,
-          farm_type: null,
-          farm_size: null,
-          tenure_type: null,
-          irrigation_type: null,
-          water_source: null,
-          common_grown_crops: null,
-          soil_type: null,
-          currency: 'KES',
-          location: null,
-          country: 'KE',
-          created_at: '2020-01-01T00:00:00.000Z',
-        },
-      },
-      {
-        type: 'FieldRegistered',
-        data: {
-          farm_id: farmId,
-          field_id: fieldId,
-          name: 'North plot',
-          area_ha: 2.5,
-          location: { lat: -1.29, lon: 36.82 },
-          crop_type: 'maize',
-          registered_at: '2020-01-02T00:00:00.000Z',
-        },
-      },
-    ] satisfies FarmEvent[]
-  ).reduce(evolveFarm, initialFarm);
+  insuredFarmEvents({ farmId, fieldId, year: 2020 }).reduce(evolveFarm, initialFarm);
 
 export const policyStory = (start: PolicyStoryStart): PolicyStory => {
   const farmId = start.farmId ?? 'farm-1';
