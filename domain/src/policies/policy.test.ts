@@ -562,6 +562,7 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 20,
         comparison: 'lte',
         data_available: false,
+        skipped_reason: 'no_data',
       },
       {
         peril: 'flood',
@@ -570,6 +571,7 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 150,
         comparison: 'gte',
         data_available: false,
+        skipped_reason: 'no_data',
       },
       {
         peril: 'storm',
@@ -578,7 +580,31 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 25,
         comparison: 'gte',
         data_available: true,
+        coverage: { days_with_reading: 1, days_in_window: 4 },
       },
     ]);
+  });
+
+  it('shows why the last evaluation skipped a peril, and reads an old skip without a reason as no_data', () => {
+    const skip = (reasons?: { drought: 'incomplete_data' }): PolicyEvent => ({
+      type: 'TriggerEvaluationSkipped',
+      data: {
+        policy_id: 'policy-1',
+        evaluation_id: 'e',
+        perils: ['drought'],
+        ...(reasons === undefined ? {} : { reasons }),
+        as_of: '2026-04-04',
+        window_start: '2026-04-01',
+        window_end: '2026-04-04',
+        evaluated_at: '2026-04-04T05:00:00.000Z',
+      },
+    });
+    const droughtOf = (events: PolicyEvent[]) => policyView(issuedState(events)).triggers[0];
+    expect(droughtOf([policyIssued, skip({ drought: 'incomplete_data' })])).toMatchObject({
+      current_index_reading: null,
+      data_available: true,
+      skipped_reason: 'incomplete_data',
+    });
+    expect(droughtOf([policyIssued, skip()])).toMatchObject({ data_available: false, skipped_reason: 'no_data' });
   });
 });
