@@ -36,6 +36,43 @@ const breachBeforeOrganization = {
   breached_at: '2026-04-05T06:00:00.000Z',
 };
 
+/** A policy as the log held it before trigger terms carried `min_coverage`. */
+const policyIssuedBeforeCompleteness = {
+  policy_id: 'p-1',
+  organization_id: 'org-1',
+  environment: 'sandbox',
+  farm_id: 'farm-1',
+  field_id: 'north',
+  farm_name: null,
+  field_name: null,
+  field_area_ha: null,
+  field_location: null,
+  crop_type: null,
+  currency: 'KES',
+  sum_insured_minor: 1_000_000,
+  premium_minor: 50_000,
+  rate: 0.05,
+  pricing: [{ peril: 'drought', rate: 0.05, premium_minor: 50_000, method: 'base_rate', seasons_used: 0 }],
+  perils: ['drought'],
+  triggers: [
+    {
+      peril: 'drought',
+      trigger_index: 'cumulative_rainfall_mm',
+      reading: 'rainfall_mm',
+      aggregation: { kind: 'sum' },
+      comparison: 'lte',
+      threshold: 20,
+      exit: 8,
+      declarable: { kind: 'window_closed' },
+    },
+  ],
+  term_start: '2026-04-01',
+  term_end: '2026-04-10',
+  settlement_period_days: 30,
+  issued_at: '2026-03-25T08:00:00.000Z',
+  platform_version: '0.0.0-test',
+};
+
 describe('decodeEvent', () => {
   it('gives the event in its contract shape', () => {
     const breach = { ...breachBeforeOrganization, organization_id: 'org-1' };
@@ -46,6 +83,34 @@ describe('decodeEvent', () => {
     const decoded = decodeEvent(recorded('TriggerBreached', breachBeforeOrganization));
     expect(decoded).toEqual({ type: 'TriggerBreached', data: breachBeforeOrganization });
     expect(decoded.data.organization_id).toBeUndefined();
+  });
+
+  it('still reads evaluations and skips recorded before coverage and skip reasons', () => {
+    const evaluated = {
+      policy_id: 'p-1',
+      evaluation_id: 'eval-1',
+      peril: 'drought',
+      trigger_index: 'cumulative_rainfall_mm',
+      as_of: '2026-04-05',
+      window_start: '2026-04-01',
+      window_end: '2026-04-05',
+      observed_value: 12,
+      readings_used: 2,
+      threshold: 20,
+      comparison: 'lte',
+      breached: false,
+      severity: 0,
+      evaluated_at: '2026-04-05T06:00:00.000Z',
+    };
+    expect(decodeEvent(recorded('TriggerEvaluated', evaluated)).data.coverage).toBeUndefined();
+    const { policy_id, evaluation_id, as_of, window_start, window_end, evaluated_at } = evaluated;
+    const skipped = { policy_id, evaluation_id, perils: ['flood'], as_of, window_start, window_end, evaluated_at };
+    expect(decodeEvent(recorded('TriggerEvaluationSkipped', skipped)).data.reasons).toBeUndefined();
+  });
+
+  it('still reads a policy issued before its triggers froze their completeness', () => {
+    const { data } = decodeEvent(recorded('PolicyIssued', policyIssuedBeforeCompleteness));
+    expect(data.triggers[0]!.min_coverage).toBeUndefined();
   });
 
   it('refuses a malformed event, naming its stream, revision and type', () => {

@@ -1,6 +1,7 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { DataCoverage, SkipReasons } from './data-coverage';
 import { PageNumber, PageSize } from './pagination';
 import { PayoutStatus, Peril, PolicyStatus, TriggerIndex } from './peril';
 
@@ -15,6 +16,8 @@ export const TriggerEventResponse = z
     threshold: z.number(),
     breached: z.boolean(),
     severity: z.number(),
+    /** Absent on evaluations recorded before coverage was. */
+    coverage: DataCoverage.optional(),
   })
   .openapi('TriggerEventResponse');
 export type TriggerEventResponse = z.infer<typeof TriggerEventResponse>;
@@ -33,6 +36,8 @@ export const EvaluationResult = z
     triggers_evaluated: z.number().int(),
     triggers_total: z.number().int(),
     skipped_perils: z.array(Peril).optional(),
+    /** Why each of `skipped_perils` was skipped. */
+    skipped_reasons: SkipReasons.optional(),
   })
   .openapi('EvaluationResult');
 export type EvaluationResult = z.infer<typeof EvaluationResult>;

@@ -1,6 +1,7 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { DataCoverage, SkipReasons } from './data-coverage';
 import { Comparison, Peril, PolicyEnvironment, PricingMethod, TriggerIndex } from './peril';
 import { TriggerTerms } from './trigger-terms';
 
@@ -61,6 +62,8 @@ export const TriggerEvaluated = z
     window_end: CalendarDate,
     observed_value: z.number(),
     readings_used: z.number().int().positive(),
+    /** Absent on evaluations recorded before coverage was: those filled gaps in (see docs/decisions.md). */
+    coverage: DataCoverage.optional(),
     threshold: z.number(),
     comparison: Comparison,
     breached: z.boolean(),
@@ -70,12 +73,14 @@ export const TriggerEvaluated = z
   .openapi('TriggerEvaluated');
 export type TriggerEvaluated = z.infer<typeof TriggerEvaluated>;
 
-/** The perils of an evaluation that had no reading to check: not the same as not breached. */
+/** The perils of an evaluation that had too little data to check: not the same as not breached. */
 export const TriggerEvaluationSkipped = z
   .object({
     policy_id: z.string(),
     evaluation_id: z.string(),
     perils: z.array(Peril),
+    /** Why each peril was skipped. Absent on events recorded before it: those perils had no reading. */
+    reasons: SkipReasons.optional(),
     as_of: CalendarDate,
     window_start: CalendarDate,
     window_end: CalendarDate,

@@ -3,6 +3,7 @@ import { CurrencyCode } from '../currency';
 import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { DataCoverage, SkipReason } from './data-coverage';
 import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
@@ -32,6 +33,10 @@ export const TriggerStatus = z
     trigger_threshold: z.number(),
     comparison: Comparison,
     data_available: z.boolean(),
+    /** The data behind `current_index_reading`; absent while it is null. */
+    coverage: DataCoverage.optional(),
+    /** Why `current_index_reading` is null; absent while it is not. */
+    skipped_reason: SkipReason.optional(),
   })
   .openapi('TriggerStatus');
 export type TriggerStatus = z.infer<typeof TriggerStatus>;

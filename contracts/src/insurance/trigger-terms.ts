@@ -36,6 +36,10 @@ export const TriggerTerms = z
     /** Severity 1 at or beyond this aggregate; linear between threshold and exit. */
     exit: z.number(),
     declarable: BreachDeclarable,
+    /** The fraction of the window's days that must hold a reading: below it a sum or a mean is skipped
+     *  (`incomplete_data`), and a past season does not count for burning cost. Absent on policies issued
+     *  before it existed: the catalog's figure for the peril applies. */
+    min_coverage: z.number().gt(0).max(1).optional(),
   })
   .openapi('TriggerTerms');
 export type TriggerTerms = z.infer<typeof TriggerTerms>;

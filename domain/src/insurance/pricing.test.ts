@@ -10,9 +10,15 @@ const term = { start: '2026-04-01', end: '2026-04-10' };
 const today = '2026-03-25';
 const base = { sumInsuredMinor: 1_000_000, hasIrrigation: false, term, today, history: {} };
 
-/** One rainfall reading per past season k = 1 … count, `rainIn(k)` mm on the season's first day. */
-const seasonalRain = (count: number, rainIn: (years: number) => number): IndexObservation[] =>
-  Array.from({ length: count }, (_, at) => ({ date: `${2025 - at}-04-01`, value: rainIn(at + 1) }));
+/** Past seasons k = 1 … count of the 10-day term, `rainIn(k)` mm on the season's first day and then
+ *  dry, read on `daysRead` of its 10 days (all by default: a complete season). */
+const seasonalRain = (count: number, rainIn: (years: number) => number, daysRead = 10): IndexObservation[] =>
+  Array.from({ length: count }, (_, at) =>
+    Array.from({ length: daysRead }, (__, day) => ({
+      date: `${2025 - at}-04-${String(day + 1).padStart(2, '0')}`,
+      value: day === 0 ? rainIn(at + 1) : 0,
+    })),
+  ).flat();
 
 describe('pricing with base rates', () => {
   it('sums the catalog base rates and splits the premium exactly', () => {
@@ -78,6 +84,56 @@ describe('burning-cost pricing', () => {
     const short = { rainfall_mm: seasonalRain(9, () => 300) };
     expect(priceQuote({ ...base, perils: ['flood'], history: short }).perils[0]).toMatchObject({
       ratePpm: 30_000,
+      method: 'base_rate',
+      seasonsUsed: 0,
+    });
+  });
+
+  it('prices ten seasons of one reading each at the base rate: a season counts only when complete', () => {
+    // Read as whole seasons, one dry day each would be ten total droughts: a rate of 1.30.
+    const oneReadingEach = { rainfall_mm: seasonalRain(10, () => 0, 1) };
+    for (const peril of ['drought', 'flood'] as const) {
+      expect(priceQuote({ ...base, perils: [peril], history: oneReadingEach }).perils[0]).toMatchObject({
+        ratePpm: peril === 'drought' ? 50_000 : 30_000,
+        method: 'base_rate',
+        seasonsUsed: 0,
+      });
+    }
+  });
+
+  it('prices at the base rate whatever fell on seasons each read on under 90% of their days', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('drought' as const, 'flood' as const),
+        fc.array(
+          fc.record({
+            rain: fc.integer({ min: 0, max: 4000 }).map((tenths) => tenths / 10),
+            days: fc.integer({ min: 1, max: 8 }),
+          }),
+          { minLength: 10, maxLength: 15 },
+        ),
+        (peril, seasons) => {
+          const rainfall_mm = seasons.flatMap(({ rain, days }, at) =>
+            seasonalRain(at + 1, () => rain, days).filter(({ date }) => date.startsWith(`${2025 - at}-`)),
+          );
+          expect(priceQuote({ ...base, perils: [peril], history: { rainfall_mm } }).perils[0]).toMatchObject({
+            method: 'base_rate',
+            seasonsUsed: 0,
+          });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('counts a season read on 90% of its days, and not one read on 80%', () => {
+    const nineOfTen = { rainfall_mm: seasonalRain(10, () => 0, 9) };
+    expect(priceQuote({ ...base, perils: ['flood'], history: nineOfTen }).perils[0]).toMatchObject({
+      method: 'burning_cost',
+      seasonsUsed: 10,
+    });
+    const eightOfTen = { rainfall_mm: seasonalRain(10, () => 0, 8) };
+    expect(priceQuote({ ...base, perils: ['flood'], history: eightOfTen }).perils[0]).toMatchObject({
       method: 'base_rate',
       seasonsUsed: 0,
     });

@@ -5,7 +5,8 @@ import { allocateMinorUnits, multiplyMinorUnits } from './money';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
 import { type SeasonReadings, seasonsWithReadings } from './season-readings';
-import { seasonSeverityPpm } from './season-severity';
+import { isCompleteSeason, seasonSeverityPpm } from './season-severity';
+import { triggerLevels } from './trigger-evaluation';
 
 // Rates are integers of millionths (ppm) like severities, so premium = rate × sum insured is one exact
 // integer product rounded half-up to the minor unit.
@@ -61,12 +62,14 @@ const perilRate = (
 ): { ratePpm: bigint; method: PricingMethod; seasonsUsed: number } => {
   const rule = catalog.rules[peril];
   const baseRate = ppmOf(rule.baseRate);
-  const seasons = seasonsOf(rule.reading);
+  const terms = triggerTermsFor(peril, request.term, catalog);
+  const levels = triggerLevels(terms);
+  // Only complete seasons are history: ten seasons of one reading each must not price a cover.
+  const seasons = seasonsOf(rule.reading).filter((season) => isCompleteSeason(levels, season));
   const { minimumSeasons, loading, floorOfBaseRate } = catalog.burningCost;
   // Seasons are counted before any severity is computed: too few and the base rate applies anyway.
   if (seasons.length >= minimumSeasons) {
     // Burning cost: the mean payout fraction of this very trigger over the past seasons, loaded.
-    const terms = triggerTermsFor(peril, request.term, catalog);
     const total = seasons.reduce((sum, season) => sum + BigInt(seasonSeverityPpm(terms, season)), 0n);
     const burningCost = divideRounded(total * ppmOf(loading), BigInt(seasons.length) * PPM);
     const floor = divideRounded(baseRate * ppmOf(floorOfBaseRate), PPM);

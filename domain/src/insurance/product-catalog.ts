@@ -24,6 +24,10 @@ export interface TriggerRule {
   readonly threshold: TriggerLevel;
   readonly exit: TriggerLevel;
   readonly declarable: BreachDeclarable;
+  /** The fraction of a window's days that must hold a reading (SPEC §7 Completeness): a sum or a mean
+   *  over fewer is skipped as `incomplete_data`; a maximum is evaluated on the days present. A past
+   *  season counts for burning cost only when this complete, whatever the aggregation. */
+  readonly minimumCoverage: number;
   /** Annual premium rate as a fraction of the sum insured. */
   readonly baseRate: number;
   /** Factor on the base rate when the farm is irrigated (absent: no discount). */
@@ -53,6 +57,7 @@ export const PRODUCT_CATALOG: ProductCatalog = {
       threshold: { per: 'term_day', value: 2.0 },
       exit: { per: 'term_day', value: 0.8 },
       declarable: { kind: 'window_closed' },
+      minimumCoverage: 0.9,
       baseRate: 0.05,
       irrigatedFactor: 0.6,
     },
@@ -65,6 +70,7 @@ export const PRODUCT_CATALOG: ProductCatalog = {
       threshold: { per: 'policy', value: 150 },
       exit: { per: 'policy', value: 300 },
       declarable: { kind: 'any_time' },
+      minimumCoverage: 0.9,
       baseRate: 0.03,
     },
     vegetation_stress: {
@@ -76,6 +82,7 @@ export const PRODUCT_CATALOG: ProductCatalog = {
       threshold: { per: 'policy', value: 0.35 },
       exit: { per: 'policy', value: 0.15 },
       declarable: { kind: 'after_term_days', days: 30 },
+      minimumCoverage: 0.9,
       baseRate: 0.04,
     },
     storm: {
@@ -87,6 +94,7 @@ export const PRODUCT_CATALOG: ProductCatalog = {
       threshold: { per: 'policy', value: 25 },
       exit: { per: 'policy', value: 40 },
       declarable: { kind: 'any_time' },
+      minimumCoverage: 0.9,
       baseRate: 0.02,
     },
   },
@@ -119,5 +127,11 @@ export const triggerTermsFor = (
     threshold: levelFor(rule.threshold, term),
     exit: levelFor(rule.exit, term),
     declarable: rule.declarable,
+    min_coverage: rule.minimumCoverage,
   };
 };
+
+/** The completeness a policy's trigger asks for: as frozen at issue, or, for a policy issued before
+ *  completeness was frozen into its terms, the catalog's figure for the peril. */
+export const minimumCoverageOf = (terms: TriggerTerms): number =>
+  terms.min_coverage ?? PRODUCT_CATALOG.rules[terms.peril].minimumCoverage;

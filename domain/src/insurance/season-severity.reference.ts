@@ -1,6 +1,7 @@
 import type { TriggerTerms } from '@cropcover/contracts';
 import { addDays } from './calendar-date';
-import type { CoverTerm } from './cover-term';
+import { type CoverTerm, termDays } from './cover-term';
+import { minimumCoverageOf } from './product-catalog';
 import { evaluateTrigger, type IndexObservation } from './trigger-evaluation';
 
 // The burning cost's season severity as first written: evaluateTrigger once per day of the season. It
@@ -8,14 +9,17 @@ import { evaluateTrigger, type IndexObservation } from './trigger-evaluation';
 // holds the one-pass seasonSeverityPpm to it. Test and benchmark only.
 
 /** The deepest severity daily monitoring would have paid over a past season, or undefined when the
- *  season has no reading of the index (it cannot count as a season of history). */
+ *  season's readings do not cover enough of its days (it cannot count as a season of history). */
 export const referenceSeasonSeverityPpm = (
   terms: TriggerTerms,
   readings: readonly IndexObservation[],
   season: CoverTerm,
 ): number | undefined => {
   const inSeason = readings.filter((reading) => reading.date >= season.start && reading.date <= season.end);
-  if (inSeason.length === 0) return undefined;
+  const daysWithReading = new Set(inSeason.map((reading) => reading.date)).size;
+  // The coverage rule spelled out in floating point, far from its integer form in isCompleteEnough:
+  // the property test would catch the two disagreeing.
+  if (daysWithReading === 0 || daysWithReading < minimumCoverageOf(terms) * termDays(season) - 1e-9) return undefined;
   // A sum, a running maximum and a rolling-sum maximum only grow as the window grows, so the season's
   // end holds the deepest point; a 30-day mean can recover after a breach, so every day is looked at.
   if (terms.aggregation.kind !== 'mean_of_last_days') {

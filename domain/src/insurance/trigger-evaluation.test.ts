@@ -34,6 +34,8 @@ describe('drought: cumulative rainfall, declared only once the window closed', (
       readingsUsed: 10,
       breached: true,
       severityPpm: 833_333,
+      coverage: { daysWithReading: 10, daysInWindow: 10 },
+      skipReason: null,
     });
   });
 
@@ -42,10 +44,64 @@ describe('drought: cumulative rainfall, declared only once the window closed', (
     expect(outcome).toMatchObject({ windowEnd: '2026-04-03', observedValue: 0, breached: false, severityPpm: 0 });
   });
 
-  it('fills missing days with the mean of the days read, never with zero', () => {
-    const everyOtherDay = daily(term.start, [4, 0, 4, 0, 4, 0, 4, 0, 4, 0]).filter((_, at) => at % 2 === 0);
-    const outcome = evaluateTrigger(drought, everyOtherDay, term.end, term);
-    expect(outcome).toMatchObject({ observedValue: 40, readingsUsed: 5, breached: false });
+  it('skips a window read on one day of seven: one dry day is no drought', () => {
+    const week = { start: '2026-04-01', end: '2026-04-07' };
+    const outcome = evaluateTrigger(triggerTermsFor('drought', week), daily(week.start, [0]), week.end, week);
+    expect(outcome).toEqual({
+      windowStart: '2026-04-01',
+      windowEnd: '2026-04-07',
+      observedValue: null,
+      readingsUsed: 0,
+      breached: false,
+      severityPpm: 0,
+      coverage: { daysWithReading: 1, daysInWindow: 7 },
+      skipReason: 'incomplete_data',
+    });
+  });
+
+  it('skips a window read only on its rainy days: a gap never hides a drought as wet either', () => {
+    const rainyDaysOnly = daily(term.start, [30, 30, 30, 30, 30]);
+    expect(evaluateTrigger(drought, rainyDaysOnly, term.end, term)).toMatchObject({
+      observedValue: null,
+      skipReason: 'incomplete_data',
+      coverage: { daysWithReading: 5, daysInWindow: 10 },
+    });
+  });
+
+  it('evaluates 90% of the days with each missing day at 1000 mm: a breach must hold whatever it rained', () => {
+    const nineDry = daily(term.start, Array(9).fill(0));
+    expect(evaluateTrigger(drought, nineDry, term.end, term)).toMatchObject({
+      observedValue: 1000,
+      readingsUsed: 9,
+      breached: false,
+      coverage: { daysWithReading: 9, daysInWindow: 10 },
+      skipReason: null,
+    });
+    const lenient = { ...drought, threshold: 1020, exit: 1000 };
+    expect(evaluateTrigger(lenient, daily(term.start, [...Array(8).fill(0), 5]), term.end, term)).toMatchObject({
+      observedValue: 1005,
+      breached: true,
+      severityPpm: 750_000,
+    });
+  });
+
+  it('follows the completeness frozen into the terms, and the catalog’s 90% when the terms predate it', () => {
+    const { min_coverage: _, ...issuedBeforeCompleteness } = drought;
+    expect(
+      evaluateTrigger(issuedBeforeCompleteness, daily(term.start, Array(8).fill(0)), term.end, term),
+    ).toMatchObject({ skipReason: 'incomplete_data' });
+    const halfIsEnough = { ...drought, min_coverage: 0.5 };
+    expect(evaluateTrigger(halfIsEnough, daily(term.start, Array(5).fill(0)), term.end, term)).toMatchObject({
+      skipReason: null,
+      coverage: { daysWithReading: 5, daysInWindow: 10 },
+    });
+  });
+
+  it('skips a peril with no reading at all as no_data', () => {
+    expect(evaluateTrigger(drought, [], term.end, term)).toMatchObject({
+      skipReason: 'no_data',
+      coverage: { daysWithReading: 0, daysInWindow: 10 },
+    });
   });
 
   it('is exact at the threshold: 0.1 mm on ten days is 1 mm, not 0.9999999999999999', () => {
@@ -130,19 +186,37 @@ describe('vegetation stress: mean NDVI of the last 30 days, once 30 days of the 
   });
 
   it('averages only the last 30 days, exactly', () => {
+    // May 1 … 30 are the last 30 days: a green April before them does not count.
     const readings = [
-      { date: '2026-04-05', value: 0.9 },
-      { date: '2026-05-20', value: 0.3 },
-      { date: '2026-05-25', value: 0.31 },
-      { date: '2026-05-30', value: 0.31 },
+      ...daily('2026-04-01', Array(30).fill(0.9)),
+      ...daily('2026-05-01', [...Array(20).fill(0.3), ...Array(10).fill(0.31)]),
     ];
     expect(evaluateTrigger(stress, readings, '2026-05-30', season)).toMatchObject({
-      observedValue: 0.306667,
-      readingsUsed: 3,
+      observedValue: 0.303333,
+      readingsUsed: 30,
       breached: true,
-      severityPpm: 216_667,
+      severityPpm: 233_333,
+      coverage: { daysWithReading: 30, daysInWindow: 30 },
     });
-    expect(evaluateTrigger(stress, readings.slice(0, 1), '2026-05-30', season)).toMatchObject({ observedValue: null });
+    expect(evaluateTrigger(stress, readings.slice(0, 30), '2026-05-30', season)).toMatchObject({
+      observedValue: null,
+      skipReason: 'no_data',
+    });
+  });
+
+  it('needs 27 of the last 30 days, each missing day taken at NDVI 1', () => {
+    const may = daily('2026-05-01', Array(30).fill(0.2));
+    const gappy = may.filter((_, at) => at % 10 !== 0);
+    expect(evaluateTrigger(stress, gappy, '2026-05-30', season)).toMatchObject({
+      observedValue: 0.28,
+      breached: true,
+      severityPpm: 350_000,
+      coverage: { daysWithReading: 27, daysInWindow: 30 },
+    });
+    expect(evaluateTrigger(stress, gappy.slice(1), '2026-05-30', season)).toMatchObject({
+      skipReason: 'incomplete_data',
+      coverage: { daysWithReading: 26, daysInWindow: 30 },
+    });
   });
 });
 

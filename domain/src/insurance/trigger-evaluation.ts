@@ -1,8 +1,15 @@
-import type { BreachDeclarable, Comparison, TriggerAggregation, TriggerTerms } from '@cropcover/contracts';
+import {
+  type BreachDeclarable,
+  type Comparison,
+  READING_BOUNDS,
+  type SkipReason,
+  type TriggerAggregation,
+  type TriggerTerms,
+} from '@cropcover/contracts';
 import { dayNumber, earlierDate } from './calendar-date';
 import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, scaleRounded, unscale } from './decimal';
-import { INDEX_PLACES } from './product-catalog';
+import { INDEX_PLACES, minimumCoverageOf } from './product-catalog';
 import { FULL_SEVERITY_PPM } from './severity';
 
 /** One reading of the trigger's index on one UTC date. */
@@ -11,70 +18,129 @@ export interface IndexObservation {
   readonly value: number;
 }
 
-export interface TriggerOutcome {
-  readonly windowStart: string;
-  readonly windowEnd: string;
-  /** The aggregate, rounded half-up to 6 decimals; null when no reading could be used. */
-  readonly observedValue: number | null;
-  readonly readingsUsed: number;
-  readonly breached: boolean;
-  readonly severityPpm: number;
+/** How much of the aggregate's window the readings cover (SPEC §7 Completeness). */
+export interface Coverage {
+  readonly daysWithReading: number;
+  readonly daysInWindow: number;
 }
 
-/** An aggregate as an exact fraction of index units × 10^6 (a mean is rarely a finite decimal). */
-export interface Aggregate {
-  readonly numerator: bigint;
-  readonly denominator: bigint;
-  readonly readingsUsed: number;
-}
+/** A trigger as of a date: evaluated on enough data, or skipped and why (never read as not breached). */
+export type TriggerOutcome = {
+  readonly windowStart: string;
+  readonly windowEnd: string;
+  readonly coverage: Coverage;
+} & (
+  | {
+      /** The aggregate, rounded half-up to 6 decimals. */
+      readonly observedValue: number;
+      readonly skipReason: null;
+      readonly readingsUsed: number;
+      readonly breached: boolean;
+      readonly severityPpm: number;
+    }
+  | {
+      readonly observedValue: null;
+      readonly skipReason: SkipReason;
+      readonly readingsUsed: 0;
+      readonly breached: false;
+      readonly severityPpm: 0;
+    }
+);
+
+/** An aggregate as an exact fraction of index units × 10^6 (a mean is rarely a finite decimal), or why
+ *  the window has none. */
+export type WindowAggregate =
+  | {
+      readonly kind: 'aggregate';
+      readonly numerator: bigint;
+      readonly denominator: bigint;
+      readonly coverage: Coverage;
+    }
+  | { readonly kind: 'skipped'; readonly reason: SkipReason; readonly coverage: Coverage };
 
 /** A reading as the evaluation uses it: its day number and its value in index units × 10^6. */
 export type DayValue = readonly [day: number, value: bigint];
 
 const sumOf = (values: readonly DayValue[]): bigint => values.reduce((sum, [, value]) => sum + value, 0n);
 
-// Missing days are never read as zero. A sum over the window (drought) fills each missing day with the
-// mean of the days that have a reading, so a gap in the data neither makes nor hides a drought. A
-// rolling sum (flood) adds the readings present in each 5-day span: a gap can hide a flood, never make one.
+// Coverage fractions are millionths, like severities: 0.9 is 900000.
+const COVERAGE_PLACES = 6;
+const PPM = 1_000_000n;
+
+/** Whether readings on `daysWithReading` of `daysInWindow` days meet the trigger's coverage, exactly:
+ *  days / window ≥ coverage ppm / 10^6, compared as integer cross products. */
+export const isCompleteEnough = (levels: TriggerLevels, { daysWithReading, daysInWindow }: Coverage): boolean =>
+  BigInt(daysWithReading) * PPM >= levels.minimumCoveragePpm * BigInt(daysInWindow);
+
+/** A sum (`perDay` false) or a mean of a window from `total` over the days present. Too few days and it
+ *  is skipped: a window is never filled in from a few days. A complete-enough window takes each missing
+ *  day at the reading's bound away from a breach (1000 mm of rain for a drought), so a breach stands
+ *  only when it would hold whatever the missing days were, and no missing day is ever read as zero. */
+export const windowAggregate = (
+  levels: TriggerLevels,
+  total: bigint,
+  coverage: Coverage,
+  perDay: boolean,
+): WindowAggregate => {
+  if (coverage.daysWithReading === 0) return { kind: 'skipped', reason: 'no_data', coverage };
+  if (!isCompleteEnough(levels, coverage)) return { kind: 'skipped', reason: 'incomplete_data', coverage };
+  const missingDays = BigInt(coverage.daysInWindow - coverage.daysWithReading);
+  return {
+    kind: 'aggregate',
+    numerator: total + missingDays * levels.missingDayValue,
+    denominator: perDay ? BigInt(coverage.daysInWindow) : 1n,
+    coverage,
+  };
+};
+
+// A maximum is taken over the days present: a gap can hide a flood or a storm, never make one. A rolling
+// sum (flood) adds the readings present in each 5-day span.
+const maximumOf = (aggregation: TriggerAggregation, readings: readonly DayValue[]): bigint => {
+  if (aggregation.kind !== 'max_rolling_sum') {
+    return readings.reduce((peak, [, value]) => largerOf(peak, value), readings[0]![1]);
+  }
+  let peak = 0n;
+  let running = 0n;
+  let first = 0;
+  for (const [day, value] of readings) {
+    running += value;
+    while (readings[first]![0] <= day - aggregation.days) {
+      running -= readings[first]![1];
+      first += 1;
+    }
+    if (running > peak) peak = running;
+  }
+  return peak;
+};
+
+/** The trigger's aggregate of the readings of [startDay, endDay] (one per day, by day). */
 export const aggregateWindow = (
+  levels: TriggerLevels,
   aggregation: TriggerAggregation,
   readings: readonly DayValue[],
   startDay: number,
   endDay: number,
-): Aggregate | null => {
-  if (readings.length === 0) return null;
+): WindowAggregate => {
+  const windowDays = Math.max(0, endDay - startDay + 1);
   switch (aggregation.kind) {
     case 'sum':
-      return {
-        numerator: sumOf(readings) * BigInt(endDay - startDay + 1),
-        denominator: BigInt(readings.length),
-        readingsUsed: readings.length,
-      };
-    case 'max_rolling_sum': {
-      let peak = 0n;
-      let running = 0n;
-      let first = 0;
-      for (const [day, value] of readings) {
-        running += value;
-        while (readings[first]![0] <= day - aggregation.days) {
-          running -= readings[first]![1];
-          first += 1;
-        }
-        if (running > peak) peak = running;
-      }
-      return { numerator: peak, denominator: 1n, readingsUsed: readings.length };
-    }
+      return windowAggregate(
+        levels,
+        sumOf(readings),
+        { daysWithReading: readings.length, daysInWindow: windowDays },
+        false,
+      );
     case 'mean_of_last_days': {
       const recent = readings.filter(([day]) => day > endDay - aggregation.days);
-      if (recent.length === 0) return null;
-      return { numerator: sumOf(recent), denominator: BigInt(recent.length), readingsUsed: recent.length };
+      const coverage = { daysWithReading: recent.length, daysInWindow: Math.min(aggregation.days, windowDays) };
+      return windowAggregate(levels, sumOf(recent), coverage, true);
     }
-    case 'max':
-      return {
-        numerator: readings.reduce((peak, [, value]) => largerOf(peak, value), readings[0]![1]),
-        denominator: 1n,
-        readingsUsed: readings.length,
-      };
+    case 'max_rolling_sum':
+    case 'max': {
+      const coverage = { daysWithReading: readings.length, daysInWindow: windowDays };
+      if (readings.length === 0) return { kind: 'skipped', reason: 'no_data', coverage };
+      return { kind: 'aggregate', numerator: maximumOf(aggregation, readings), denominator: 1n, coverage };
+    }
   }
 };
 
@@ -106,13 +172,26 @@ export interface TriggerLevels {
   readonly comparison: Comparison;
   readonly threshold: bigint;
   readonly exit: bigint;
+  /** The coverage a sum or a mean needs, in millionths. */
+  readonly minimumCoveragePpm: bigint;
+  /** What a missing day counts as in a complete-enough sum or mean: the reading's bound away from a
+   *  breach (its maximum when the trigger breaches low, its minimum when it breaches high). */
+  readonly missingDayValue: bigint;
 }
 
-export const triggerLevels = (terms: TriggerTerms): TriggerLevels => ({
-  comparison: terms.comparison,
-  threshold: indexUnits(terms.threshold),
-  exit: indexUnits(terms.exit),
-});
+export const triggerLevels = (terms: TriggerTerms): TriggerLevels => {
+  const bounds = READING_BOUNDS[terms.reading];
+  const coverage = minimumCoverageOf(terms);
+  const coveragePpm = scaleExact(coverage, COVERAGE_PLACES);
+  if (coveragePpm === undefined) throw new RangeError(`coverage ${coverage} has more than ${COVERAGE_PLACES} decimals`);
+  return {
+    comparison: terms.comparison,
+    threshold: indexUnits(terms.threshold),
+    exit: indexUnits(terms.exit),
+    minimumCoveragePpm: coveragePpm,
+    missingDayValue: indexUnits(terms.comparison === 'lte' ? bounds.max : bounds.min),
+  };
+};
 
 const absolute = (value: bigint): bigint => (value < 0n ? -value : value);
 
@@ -154,20 +233,33 @@ export const evaluateTrigger = (
     if (day >= startDay && day <= endDay) byDay.set(day, scaleRounded(reading.value, INDEX_PLACES));
   }
   const inWindow = [...byDay.entries()].sort(([a], [b]) => a - b);
-  const observed = aggregateWindow(terms.aggregation, inWindow, startDay, endDay);
-  if (observed === null) {
-    return { windowStart, windowEnd, observedValue: null, readingsUsed: 0, breached: false, severityPpm: 0 };
+  const levels = triggerLevels(terms);
+  const observed = aggregateWindow(levels, terms.aggregation, inWindow, startDay, endDay);
+  const { coverage } = observed;
+  if (observed.kind === 'skipped') {
+    return {
+      windowStart,
+      windowEnd,
+      observedValue: null,
+      readingsUsed: 0,
+      breached: false,
+      severityPpm: 0,
+      coverage,
+      skipReason: observed.reason,
+    };
   }
   const { numerator, denominator } = observed;
-  const depth = crossingSeverityPpm(triggerLevels(terms), numerator, denominator);
+  const depth = crossingSeverityPpm(levels, numerator, denominator);
   const breached = depth !== undefined && isDeclarableOn(terms.declarable, startDay, dayNumber(term.end), endDay);
   const severityPpm = breached ? depth : 0;
   return {
     windowStart,
     windowEnd,
     observedValue: unscale(divideRounded(numerator, denominator), INDEX_PLACES),
-    readingsUsed: observed.readingsUsed,
+    readingsUsed: coverage.daysWithReading,
     breached,
     severityPpm,
+    coverage,
+    skipReason: null,
   };
 };

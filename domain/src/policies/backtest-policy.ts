@@ -7,7 +7,7 @@ import { toMajorUnits } from '../insurance/money';
 import { payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
-import { assessPerils, policyTerm } from './peril-assessment';
+import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
@@ -41,6 +41,9 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
   const evaluated = assessed.flatMap(({ cover, outcome }) =>
     outcome.observedValue === null ? [] : [{ cover, outcome, observedValue: outcome.observedValue }],
   );
+  const skipped = assessed.flatMap(({ cover, outcome }) =>
+    outcome.skipReason === null ? [] : [{ peril: cover.terms.peril, reason: outcome.skipReason }],
+  );
   let paidMinor = 0;
   for (const { outcome } of evaluated) {
     paidMinor += payoutFor(outcome.severityPpm, issued.sum_insured_minor, 0, paidMinor);
@@ -55,6 +58,7 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
       threshold: cover.terms.threshold,
       breached: outcome.breached,
       severity: severityFraction(outcome.severityPpm),
+      coverage: coverageOnTheWire(outcome.coverage),
     })),
     total_payout: toMajorUnits(paidMinor, issued.currency),
     currency: issued.currency,
@@ -62,8 +66,7 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
     policy_status: policy.status,
     triggers_evaluated: evaluated.length,
     triggers_total: issued.perils.length,
-    skipped_perils: assessed
-      .filter(({ outcome }) => outcome.observedValue === null)
-      .map(({ cover }) => cover.terms.peril),
+    skipped_perils: skipped.map(({ peril }) => peril),
+    skipped_reasons: Object.fromEntries(skipped.map(({ peril, reason }) => [peril, reason])),
   };
 };

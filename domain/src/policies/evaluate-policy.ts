@@ -1,4 +1,4 @@
-import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
+import type { Peril, PolicyEvent, ReadingIndex, SkipReasons } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar-date';
@@ -6,7 +6,7 @@ import { payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
 import { payoutIdFor } from './payout-id';
-import { assessPerils, policyTerm } from './peril-assessment';
+import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
 import type { Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
@@ -18,8 +18,8 @@ export interface EvaluatePolicy {
   readonly now: Date;
 }
 
-/** A live evaluation as of today (clipped to term end): records every peril that had a reading, and
- *  pays each new or deeper breach the difference to what that peril was already paid. */
+/** A live evaluation as of today (clipped to term end): records every peril whose data was enough to
+ *  evaluate, with its coverage, and why each other peril was skipped; pays each new or deeper breach the difference to what that peril was already paid. */
 export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEvent[] => {
   const policy = visibleIssuedPolicy(state, command.actor);
   if (policy.status === 'lapsed' || policy.status === 'expired') {
@@ -34,11 +34,13 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
   const evaluatedAt = command.now.toISOString();
   const events: PolicyEvent[] = [];
   const skipped: Peril[] = [];
+  const reasons: SkipReasons = {};
   let paidMinor = policy.paidMinor;
   for (const { cover, outcome } of assessPerils(policy, command.readings, asOf, policyTerm(policy))) {
     const { peril, trigger_index, comparison } = cover.terms;
     if (outcome.observedValue === null) {
       skipped.push(peril);
+      reasons[peril] = outcome.skipReason;
       continue;
     }
     const severity = severityFraction(outcome.severityPpm);
@@ -54,6 +56,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         window_end: outcome.windowEnd,
         observed_value: outcome.observedValue,
         readings_used: outcome.readingsUsed,
+        coverage: coverageOnTheWire(outcome.coverage),
         threshold: cover.terms.threshold,
         comparison,
         breached: outcome.breached,
@@ -106,6 +109,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         policy_id: issued.policy_id,
         evaluation_id: command.evaluationId,
         perils: skipped,
+        reasons,
         as_of: asOf,
         window_start: issued.term_start,
         window_end: asOf,

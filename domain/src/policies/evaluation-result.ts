@@ -6,7 +6,8 @@ import type { IssuedPolicy } from './policy';
 export const evaluationResult = (policy: IssuedPolicy, events: readonly PolicyEvent[]): EvaluationResult => {
   const { issued } = policy;
   const evaluated = events.flatMap((event) => (event.type === 'TriggerEvaluated' ? [event.data] : []));
-  const skipped = events.flatMap((event) => (event.type === 'TriggerEvaluationSkipped' ? event.data.perils : []));
+  const skips = events.flatMap((event) => (event.type === 'TriggerEvaluationSkipped' ? [event.data] : []));
+  const skipped = skips.flatMap((skip) => skip.perils);
   const asOf = events.flatMap((event) =>
     event.type === 'TriggerEvaluated' || event.type === 'TriggerEvaluationSkipped' ? [event.data.as_of] : [],
   )[0];
@@ -22,6 +23,7 @@ export const evaluationResult = (policy: IssuedPolicy, events: readonly PolicyEv
       threshold: trigger.threshold,
       breached: trigger.breached,
       severity: trigger.severity,
+      coverage: trigger.coverage,
     })),
     total_payout: toMajorUnits(
       payouts.reduce((sum, amount) => sum + amount, 0),
@@ -34,5 +36,9 @@ export const evaluationResult = (policy: IssuedPolicy, events: readonly PolicyEv
     triggers_evaluated: evaluated.length,
     triggers_total: issued.perils.length,
     skipped_perils: skipped,
+    // A skip recorded before reasons were had no reading at all.
+    skipped_reasons: Object.fromEntries(
+      skips.flatMap((skip) => skip.perils.map((peril) => [peril, skip.reasons?.[peril] ?? 'no_data'])),
+    ),
   };
 };

@@ -1,6 +1,7 @@
+import type { DataCoverage } from '@cropcover/contracts';
 import type { CoverTerm } from '../insurance/cover-term';
 import type { ReadingHistory } from '../insurance/reading-history';
-import { evaluateTrigger, type TriggerOutcome } from '../insurance/trigger-evaluation';
+import { type Coverage, evaluateTrigger, type TriggerOutcome } from '../insurance/trigger-evaluation';
 import type { IssuedPolicy, PerilCover } from './policy';
 
 export interface PerilAssessment {
@@ -23,4 +24,9 @@ export const assessPerils = (
 export const policyTerm = (policy: IssuedPolicy): CoverTerm => ({
   start: policy.issued.term_start,
   end: policy.issued.term_end,
+});
+
+export const coverageOnTheWire = ({ daysWithReading, daysInWindow }: Coverage): DataCoverage => ({
+  days_with_reading: daysWithReading,
+  days_in_window: daysInWindow,
 });

@@ -1,7 +1,14 @@
-import type { PolicyListItem, Policy as PolicyResponse } from '@cropcover/contracts';
+import type { PolicyListItem, Policy as PolicyResponse, TriggerStatus } from '@cropcover/contracts';
 import { toMajorUnits } from '../insurance/money';
 import { nextMonitoringDate } from './next-monitoring-date';
-import type { IssuedPolicy } from './policy';
+import type { IssuedPolicy, PerilCover } from './policy';
+
+/** What the last evaluation knew of a peril's data; before any, nothing was read (as the live status of
+ *  a window without readings says). */
+const triggerData = (cover: PerilCover): Pick<TriggerStatus, 'coverage' | 'skipped_reason'> => {
+  if (cover.latestObservedValue === null) return { skipped_reason: cover.latestSkipReason ?? 'no_data' };
+  return cover.latestCoverage === null ? {} : { coverage: cover.latestCoverage };
+};
 
 /** The policy as the API shows it (issue, retrieve, lapse responses). */
 export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number): PolicyResponse => {
@@ -28,7 +35,8 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
       current_index_reading: cover.latestObservedValue,
       trigger_threshold: cover.terms.threshold,
       comparison: cover.terms.comparison,
-      data_available: cover.latestObservedValue !== null,
+      data_available: cover.latestObservedValue !== null || cover.latestSkipReason === 'incomplete_data',
+      ...triggerData(cover),
     })),
     status: policy.status,
     issued_at: issued.issued_at,

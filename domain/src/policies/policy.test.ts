@@ -167,6 +167,7 @@ describe('evaluating a policy', () => {
         window_end: '2026-04-05',
         observed_value: 32.5,
         readings_used: 1,
+        coverage: { days_with_reading: 1, days_in_window: 5 },
         threshold: 25,
         comparison: 'gte',
         breached: true,
@@ -178,7 +179,53 @@ describe('evaluating a policy', () => {
       type: 'PayoutApproved',
       data: { peril: 'storm', amount_minor: 500_000, currency: 'KES', severity: 0.5 },
     });
-    expect(events[3]).toMatchObject({ data: { perils: ['drought', 'flood'] } });
+    expect(events[3]).toMatchObject({
+      data: { perils: ['drought', 'flood'], reasons: { drought: 'no_data', flood: 'no_data' } },
+    });
+  });
+
+  it('skips a drought read on one day of its window as incomplete_data, and pays nothing', () => {
+    const oneDryDay = { rainfall_mm: [{ date: '2026-04-03', value: 0 }] };
+    spec
+      .given([policyIssued])
+      .when(evaluate('eval-1', oneDryDay, '2026-04-20T06:00:00.000Z'))
+      .thenEvents([
+        expect.objectContaining({ type: 'TriggerEvaluated', data: expect.objectContaining({ peril: 'flood' }) }),
+        {
+          type: 'TriggerEvaluationSkipped',
+          data: {
+            policy_id: 'policy-1',
+            evaluation_id: 'eval-1',
+            perils: ['drought', 'storm'],
+            reasons: { drought: 'incomplete_data', storm: 'no_data' },
+            as_of: '2026-04-10',
+            window_start: '2026-04-01',
+            window_end: '2026-04-10',
+            evaluated_at: '2026-04-20T06:00:00.000Z',
+          },
+        },
+      ]);
+  });
+
+  it('evaluates a drought read on 9 of its 10 days as if the missing day rained 1000 mm: no breach', () => {
+    const nineDryDays = {
+      rainfall_mm: Array.from({ length: 9 }, (_, day) => ({ date: `2026-04-0${day + 1}`, value: 0 })),
+    };
+    const events = evaluatePolicy(
+      evaluate('eval-1', nineDryDays, '2026-04-20T06:00:00.000Z'),
+      issuedState([policyIssued]),
+    );
+    expect(events[0]).toMatchObject({
+      type: 'TriggerEvaluated',
+      data: {
+        peril: 'drought',
+        observed_value: 1000,
+        readings_used: 9,
+        coverage: { days_with_reading: 9, days_in_window: 10 },
+        breached: false,
+      },
+    });
+    expect(events.some((event) => event.type === 'PayoutApproved')).toBe(false);
   });
 
   it('names the policy’s organization on a breach, for its webhooks to go to', () => {
@@ -240,6 +287,7 @@ describe('evaluating a policy', () => {
           threshold: 25,
           breached: true,
           severity: 0.5,
+          coverage: { days_with_reading: 1, days_in_window: 5 },
         },
       ],
       total_payout: 5000,
@@ -250,6 +298,7 @@ describe('evaluating a policy', () => {
       triggers_evaluated: 1,
       triggers_total: 3,
       skipped_perils: ['drought', 'flood'],
+      skipped_reasons: { drought: 'no_data', flood: 'no_data' },
     });
   });
 
@@ -354,6 +403,7 @@ describe('backtesting a policy', () => {
           threshold: 25,
           breached: true,
           severity: 0.333333,
+          coverage: { days_with_reading: 1, days_in_window: 5 },
         },
       ],
       total_payout: 3333.33,
@@ -363,6 +413,7 @@ describe('backtesting a policy', () => {
       triggers_evaluated: 1,
       triggers_total: 3,
       skipped_perils: ['drought', 'flood'],
+      skipped_reasons: { drought: 'no_data', flood: 'no_data' },
     });
   });
 
@@ -511,6 +562,7 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 20,
         comparison: 'lte',
         data_available: false,
+        skipped_reason: 'no_data',
       },
       {
         peril: 'flood',
@@ -519,6 +571,7 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 150,
         comparison: 'gte',
         data_available: false,
+        skipped_reason: 'no_data',
       },
       {
         peril: 'storm',
@@ -527,7 +580,31 @@ describe('monitoring and the policy view', () => {
         trigger_threshold: 25,
         comparison: 'gte',
         data_available: true,
+        coverage: { days_with_reading: 1, days_in_window: 4 },
       },
     ]);
+  });
+
+  it('shows why the last evaluation skipped a peril, and reads an old skip without a reason as no_data', () => {
+    const skip = (reasons?: { drought: 'incomplete_data' }): PolicyEvent => ({
+      type: 'TriggerEvaluationSkipped',
+      data: {
+        policy_id: 'policy-1',
+        evaluation_id: 'e',
+        perils: ['drought'],
+        ...(reasons === undefined ? {} : { reasons }),
+        as_of: '2026-04-04',
+        window_start: '2026-04-01',
+        window_end: '2026-04-04',
+        evaluated_at: '2026-04-04T05:00:00.000Z',
+      },
+    });
+    const droughtOf = (events: PolicyEvent[]) => policyView(issuedState(events)).triggers[0];
+    expect(droughtOf([policyIssued, skip({ drought: 'incomplete_data' })])).toMatchObject({
+      current_index_reading: null,
+      data_available: true,
+      skipped_reason: 'incomplete_data',
+    });
+    expect(droughtOf([policyIssued, skip()])).toMatchObject({ data_available: false, skipped_reason: 'no_data' });
   });
 });

@@ -1,4 +1,12 @@
-import type { Peril, PolicyEvent, PolicyIssued, PolicyStatus, TriggerTerms } from '@cropcover/contracts';
+import type {
+  DataCoverage,
+  Peril,
+  PolicyEvent,
+  PolicyIssued,
+  PolicyStatus,
+  SkipReason,
+  TriggerTerms,
+} from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 import { utcDate } from '../insurance/calendar-date';
 import { severityPpmOf } from '../insurance/severity';
@@ -10,8 +18,12 @@ export interface PerilCover {
   /** The deepest severity breached so far; a later breach pays only when it goes deeper. */
   readonly deepestSeverityPpm: number;
   readonly paidMinor: number;
-  /** The aggregate of the last non-backtest evaluation; null when that evaluation had no reading. */
+  /** The aggregate of the last non-backtest evaluation; null when that evaluation skipped the peril. */
   readonly latestObservedValue: number | null;
+  /** The coverage behind `latestObservedValue`, when that evaluation recorded it. */
+  readonly latestCoverage: DataCoverage | null;
+  /** Why the last evaluation skipped the peril; null when it evaluated it or none has run yet. */
+  readonly latestSkipReason: SkipReason | null;
 }
 
 export interface PolicyPayout {
@@ -54,6 +66,8 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         deepestSeverityPpm: 0,
         paidMinor: 0,
         latestObservedValue: null,
+        latestCoverage: null,
+        latestSkipReason: null,
       })),
       payouts: [],
       paidMinor: 0,
@@ -67,6 +81,8 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         ...updatePeril(state, event.data.peril, (cover) => ({
           ...cover,
           latestObservedValue: event.data.observed_value,
+          latestCoverage: event.data.coverage ?? null,
+          latestSkipReason: null,
         })),
         lastMonitoredOn: utcDate(new Date(event.data.evaluated_at)),
       };
@@ -74,7 +90,15 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
       return {
         ...state,
         perils: state.perils.map((cover) =>
-          event.data.perils.includes(cover.terms.peril) ? { ...cover, latestObservedValue: null } : cover,
+          event.data.perils.includes(cover.terms.peril)
+            ? {
+                ...cover,
+                latestObservedValue: null,
+                latestCoverage: null,
+                // A skip recorded before reasons were had no reading at all.
+                latestSkipReason: event.data.reasons?.[cover.terms.peril] ?? 'no_data',
+              }
+            : cover,
         ),
         lastMonitoredOn: utcDate(new Date(event.data.evaluated_at)),
       };

@@ -55,6 +55,7 @@ describe('the live trigger status of a policy', () => {
         trigger_threshold: 120,
         comparison: 'lte',
         data_available: true,
+        coverage: { days_with_reading: 6, days_in_window: 6 },
       },
       {
         peril: 'flood',
@@ -63,6 +64,7 @@ describe('the live trigger status of a policy', () => {
         trigger_threshold: 150,
         comparison: 'gte',
         data_available: true,
+        coverage: { days_with_reading: 6, days_in_window: 6 },
       },
       {
         peril: 'vegetation_stress',
@@ -71,6 +73,7 @@ describe('the live trigger status of a policy', () => {
         trigger_threshold: 0.35,
         comparison: 'lte',
         data_available: false,
+        skipped_reason: 'no_data',
       },
       {
         peril: 'storm',
@@ -79,14 +82,20 @@ describe('the live trigger status of a policy', () => {
         trigger_threshold: 25,
         comparison: 'gte',
         data_available: true,
+        coverage: { days_with_reading: 2, days_in_window: 6 },
       },
     ]);
   });
 
-  it('fills the drought days without a reading with the mean of those read, so far', () => {
+  it('has data but no drought reading while the days read so far are under 90% of the window', () => {
     const rainfall = daily('2026-04-01', [4, 0, 4, 0]).filter((_, at) => at % 2 === 0);
     const drought = statusOf('drought', liveTriggerStatus(policy, { rainfall_mm: rainfall }, '2026-04-04'));
-    expect(drought).toMatchObject({ current_index_reading: 16, data_available: true });
+    expect(drought).toMatchObject({
+      current_index_reading: null,
+      data_available: true,
+      skipped_reason: 'incomplete_data',
+    });
+    expect(drought).not.toHaveProperty('coverage');
   });
 
   it('ignores readings dated after today or outside the term', () => {
@@ -109,7 +118,7 @@ describe('the live trigger status of a policy', () => {
       'vegetation_stress',
       liveTriggerStatus(policy, { ndvi: daily('2026-04-01', [0.5, 0.5]) }, '2026-05-15'),
     );
-    expect(vegetation).toMatchObject({ current_index_reading: null, data_available: true });
+    expect(vegetation).toMatchObject({ current_index_reading: null, data_available: true, skipped_reason: 'no_data' });
   });
 
   it('has neither data nor a reading before the term begins', () => {

@@ -3,7 +3,7 @@ import { earlierDate } from '../insurance/calendar-date';
 import type { CoverTerm } from '../insurance/cover-term';
 import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
-import { assessPerils, policyTerm } from './peril-assessment';
+import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
 import type { IssuedPolicy } from './policy';
 
 /** The dates whose readings the live trigger status looks at: [term start, min(today, term end)], or
@@ -17,8 +17,8 @@ const anyReadingIn = (readings: readonly IndexObservation[], window: CoverTerm |
   window !== undefined && readings.some((reading) => reading.date >= window.start && reading.date <= window.end);
 
 /** Every peril's trigger as it stands today under the frozen terms: `current_index_reading` is the
- *  aggregate so far (null when no reading can be used), `data_available` whether the window has any
- *  reading of the peril's index at all — a vegetation trigger with NDVI only older than its last 30 days
+ *  aggregate so far with its `coverage` (null, with `skipped_reason`, when the data is not enough to
+ *  evaluate), `data_available` whether the window has any reading of the peril's index at all — a vegetation trigger with NDVI only older than its last 30 days
  *  has data but no reading yet. */
 export const liveTriggerStatus = (policy: IssuedPolicy, readings: ReadingHistory, today: string): TriggerStatus[] => {
   const window = liveTriggerWindow(policy, today);
@@ -29,5 +29,8 @@ export const liveTriggerStatus = (policy: IssuedPolicy, readings: ReadingHistory
     trigger_threshold: cover.terms.threshold,
     comparison: cover.terms.comparison,
     data_available: anyReadingIn(readings[cover.terms.reading] ?? [], window),
+    ...(outcome.skipReason === null
+      ? { coverage: coverageOnTheWire(outcome.coverage) }
+      : { skipped_reason: outcome.skipReason }),
   }));
 };

@@ -52,7 +52,8 @@ const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): Pol
 
 const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
   if (event.type !== 'TriggerEvaluated') return undefined;
-  const { comparison: _, readings_used: __, ...evaluation } = event.data;
+  // The history shows neither the readings used nor their coverage: those stay in the event.
+  const { comparison: _, readings_used: __, coverage: ___, ...evaluation } = event.data;
   return { ...evaluation, organization_id: organizationId, payout_id: null };
 };
 

@@ -259,6 +259,8 @@ describe('insurance queries', () => {
             trigger_threshold: 150,
             comparison: 'gte',
             data_available: true,
+            // A maximum runs on the days present and says how many there were.
+            coverage: { days_with_reading: 2, days_in_window: 8 },
           },
           {
             peril: 'storm',
@@ -267,6 +269,7 @@ describe('insurance queries', () => {
             trigger_threshold: 25,
             comparison: 'gte',
             data_available: true,
+            coverage: { days_with_reading: 1, days_in_window: 8 },
           },
         ],
       });
@@ -276,7 +279,12 @@ describe('insurance queries', () => {
     it('reports no data where the window has no reading', async () => {
       const { body } = await get('/insurance/policies/a-drought', insurerA);
       expect(body.triggers).toEqual([
-        expect.objectContaining({ peril: 'drought', current_index_reading: null, data_available: false }),
+        expect.objectContaining({
+          peril: 'drought',
+          current_index_reading: null,
+          data_available: false,
+          skipped_reason: 'no_data',
+        }),
       ]);
     });
 

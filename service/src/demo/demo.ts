@@ -28,7 +28,13 @@ const describeEvaluation = (result: EvaluationResult): string[] => [
       `   ${event.peril.padEnd(8)} ${event.index} = ${event.observed_value} (threshold ${event.threshold}): ` +
       (event.breached ? `BREACHED, severity ${percent(event.severity)}` : 'not breached'),
   ),
-  ...(result.skipped_perils ?? []).map((peril) => `   ${peril.padEnd(8)} skipped: no reading in its window`),
+  ...(result.skipped_perils ?? []).map(
+    (peril) =>
+      `   ${peril.padEnd(8)} skipped: ` +
+      (result.skipped_reasons?.[peril] === 'incomplete_data'
+        ? 'readings on too few days of its window'
+        : 'no reading in its window'),
+  ),
 ];
 
 const run = async (): Promise<void> => {

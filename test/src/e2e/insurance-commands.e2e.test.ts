@@ -33,6 +33,7 @@ const EVALUATION_KEYS = [
   'policy_id',
   'policy_status',
   'skipped_perils',
+  'skipped_reasons',
   'total_payout',
   'triggers_evaluated',
   'triggers_total',
@@ -286,6 +287,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           trigger_threshold: 200,
           comparison: 'lte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
         {
           peril: 'flood',
@@ -294,6 +296,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           trigger_threshold: 150,
           comparison: 'gte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
       ],
       status: 'active',
@@ -438,6 +441,8 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
           threshold: 150,
           breached: true,
           severity: 0.2,
+          // Five days read of the six from term start to today: a flood runs on the days present.
+          coverage: { days_with_reading: 5, days_in_window: 6 },
         },
       ],
       total_payout: 2000,
@@ -448,6 +453,7 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
       triggers_evaluated: 1,
       triggers_total: 2,
       skipped_perils: ['storm'],
+      skipped_reasons: { storm: 'no_data' },
     });
     expect(first.body.triggers_evaluated + first.body.skipped_perils.length).toBe(first.body.triggers_total);
     expect(first.headers.get('consistency-token')).toMatch(/^\d+\.\d+$/);
@@ -482,10 +488,66 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
       triggers_evaluated: 0,
       triggers_total: 2,
       skipped_perils: ['flood', 'storm'],
+      skipped_reasons: { flood: 'no_data', storm: 'no_data' },
       policy_status: 'active',
     });
     const types = (await streamEvents(`policy-${policy.policy_id}`)).map((event) => event.type);
     expect(types).toEqual(['PolicyIssued', 'TriggerEvaluationSkipped']);
+  });
+
+  describe('a drought settles only on a complete-enough window (SPEC §7 Completeness)', () => {
+    // A closed week of cover, as far back as issue allows: the drought can be declared at once.
+    const closedWeek = { perils: ['drought'], term_start: addDays(today(), -7), term_end: addDays(today(), -1) };
+
+    it('skips a drought read on one day of seven as incomplete_data, and pays nothing', async () => {
+      const field = await farmWithField();
+      const policy = await issue(field, closedWeek);
+      await recordReadings(api, dataProvider, field, 'rainfall_mm', addDays(today(), -4), [0]);
+      const response = await evaluate(policy.policy_id);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        events: [],
+        total_payout: 0,
+        payout_count: 0,
+        triggers_evaluated: 0,
+        skipped_perils: ['drought'],
+        skipped_reasons: { drought: 'incomplete_data' },
+        policy_status: 'active',
+      });
+      const stream = await streamEvents(`policy-${policy.policy_id}`);
+      expect(stream.map((event) => event.type)).toEqual(['PolicyIssued', 'TriggerEvaluationSkipped']);
+      expect(stream[1]!.data).toMatchObject({ perils: ['drought'], reasons: { drought: 'incomplete_data' } });
+      expect(stream[0]!.data.triggers[0]).toMatchObject({ peril: 'drought', min_coverage: 0.9 });
+    });
+
+    it('pays a drought read on every day, and records the coverage it was judged on', async () => {
+      const field = await farmWithField();
+      const policy = await issue(field, closedWeek);
+      await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, Array(7).fill(0));
+      const response = await evaluate(policy.policy_id);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        events: [
+          {
+            peril: 'drought',
+            observed_value: 0,
+            breached: true,
+            severity: 1,
+            coverage: { days_with_reading: 7, days_in_window: 7 },
+          },
+        ],
+        total_payout: 10000,
+        skipped_perils: [],
+        skipped_reasons: {},
+      });
+      const evaluated = (await streamEvents(`policy-${policy.policy_id}`)).find(
+        (event) => event.type === 'TriggerEvaluated',
+      );
+      expect(evaluated!.data).toMatchObject({
+        readings_used: 7,
+        coverage: { days_with_reading: 7, days_in_window: 7 },
+      });
+    });
   });
 
   it('evaluates live when as_of is today, with an empty body or none at all', async () => {
@@ -514,6 +576,7 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
           threshold: 150,
           breached: true,
           severity: 0.2,
+          coverage: { days_with_reading: 5, days_in_window: 5 },
         },
       ],
       total_payout: 2000,
@@ -523,6 +586,7 @@ describe('POST /insurance/policies/{policy_id}/evaluate (endpoint 5)', () => {
       triggers_evaluated: 1,
       triggers_total: 2,
       skipped_perils: ['storm'],
+      skipped_reasons: { storm: 'no_data' },
     });
     expect(response.headers.get('consistency-token')).toBeNull();
     expect(await streamEvents(`policy-${policy.policy_id}`)).toEqual(before);

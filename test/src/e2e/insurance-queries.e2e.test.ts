@@ -360,6 +360,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           trigger_threshold: 192,
           comparison: 'lte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
         {
           peril: 'flood',
@@ -368,6 +369,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           trigger_threshold: 150,
           comparison: 'gte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
         {
           peril: 'vegetation_stress',
@@ -376,6 +378,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           trigger_threshold: 0.35,
           comparison: 'lte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
         {
           peril: 'storm',
@@ -384,6 +387,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           trigger_threshold: 25,
           comparison: 'gte',
           data_available: false,
+          skipped_reason: 'no_data',
         },
       ],
       status: 'active',
@@ -408,7 +412,8 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
     await recordReadings(api, dataProvider, field, 'rainfall_mm', addDays(policy.term_start, -1), [500]);
     await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20, 0]);
     await recordReadings(api, dataProvider, field, 'wind_speed_ms', policy.term_start, [12, 28.5, 9]);
-    await recordReadings(api, dataProvider, field, 'ndvi', policy.term_start, [0.5]);
+    // NDVI on every day so far: a mean over fewer than 90% of its days would not be shown.
+    await recordReadings(api, dataProvider, field, 'ndvi', policy.term_start, Array(6).fill(0.5));
     const before = await eventCount();
     const response = await api.get(`/insurance/policies/${policy.policy_id}`, insurer);
     expect(response.status).toBe(200);
