@@ -1,0 +1,75 @@
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { expectProblem } from '../support/problem-assertions';
+import { type RunningService, startService } from '../support/service-process';
+
+// Input an adversarial client sends on purpose: each must be a prompt 4xx problem that writes nothing.
+
+let database: TestDatabase;
+let service: RunningService;
+let api: ApiClient;
+let client: pg.Client;
+let callerCount = 0;
+const newCaller = (extra: Partial<Caller> = {}): Caller => ({
+  sub: `hostile-${++callerCount}-${Date.now()}`,
+  ...extra,
+});
+const provider: Caller = { sub: 'provider-1', org: 'org-data', roles: ['data_provider'] };
+const insurer: Caller = { sub: 'insurer-1', org: 'org-ins', roles: ['insurer'] };
+
+const countRows = async (table: string): Promise<number> =>
+  Number((await client.query<{ count: string }>(`select count(*) from ${table}`)).rows[0]!.count);
+/** Every table a refused request could have written to. */
+const written = async () => ({
+  events: await countRows('events'),
+  readings: await countRows('index_readings'),
+  keys: await countRows('idempotency_keys'),
+});
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2e_hostile');
+  service = await startService({ DATABASE_URL: database.url });
+  api = apiClient(service.baseUrl);
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await client?.end();
+  await service?.stop();
+  await database?.drop();
+});
+
+describe('NUL and unpaired surrogates (item 8)', () => {
+  it.each([
+    ['a NUL in a value', { name: 'Sham\u0000ba' }, 'name'],
+    ['an unpaired high surrogate', { name: 'Shamba \uD800' }, 'name'],
+    ['an unpaired low surrogate in a list', { name: 'A', common_grown_crops: ['\uDC00'] }, 'common_grown_crops.0'],
+    ['a NUL in a key', { name: 'A', ['n\u0000']: 1 }, 'n\u0000'],
+  ])('refuses %s in a body with 400, and makes no farmer profile', async (_label, body, path) => {
+    const caller = newCaller();
+    const before = await written();
+    const response = await api.post('/farms/create', caller, body);
+    expectProblem(response, 400, 'validation_failed');
+    expect(response.body.errors).toEqual([{ path, message: expect.stringContaining('NUL') }]);
+    expect((await api.get('/farms/farmers/me', caller)).status).toBe(404);
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses them in readings, a path and a query', async () => {
+    const before = await written();
+    const reading = { farm_id: 'farm\u0000', field_id: 'f1', index: 'rainfall_mm', date: '2026-01-01', value: 1 };
+    const posted = await api.post('/insurance/index-readings', provider, { readings: [reading] });
+    expectProblem(posted, 400, 'validation_failed');
+    expect(posted.body.errors).toEqual([expect.objectContaining({ path: 'readings.0.farm_id' })]);
+    const queried = await api.get('/insurance/index-readings?farm_id=a%00b&field_id=f1', provider);
+    expectProblem(queried, 400, 'validation_failed');
+    expect(queried.body.errors).toEqual([expect.objectContaining({ path: 'farm_id' })]);
+    expectProblem(await api.get('/farms/a%00b', newCaller()), 400, 'validation_failed');
+    expectProblem(await api.get('/insurance/policies/a%00b', insurer), 400, 'validation_failed');
+    expectProblem(await api.request('DELETE', '/farms/a%00b', { caller: newCaller() }), 400, 'validation_failed');
+    expect(await written()).toEqual(before);
+  });
+});
