@@ -73,3 +73,19 @@ describe('NUL and unpaired surrogates (item 8)', () => {
     expect(await written()).toEqual(before);
   });
 });
+
+describe('malformed percent-escapes in a path (item 9)', () => {
+  it.each([
+    ['GET', '/farms/%ZZ'],
+    ['GET', '/insurance/policies/%E0%A4%A'],
+    ['DELETE', '/farms/%ZZ'],
+    ['POST', '/farms/%ZZ/fields'],
+    ['DELETE', '/insurance/webhooks/%ED%A0%80'],
+  ])('answers %s %s with 400 malformed_path and writes nothing', async (method, path) => {
+    const before = await written();
+    const caller = method === 'GET' || path.startsWith('/farms') ? newCaller() : insurer;
+    const body = method === 'POST' ? { name: 'Plot', area_ha: 1, location: { lat: 0, lon: 0 } } : undefined;
+    expectProblem(await api.request(method, path, { caller, body }), 400, 'malformed_path');
+    expect(await written()).toEqual(before);
+  });
+});
