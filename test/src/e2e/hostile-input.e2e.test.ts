@@ -89,3 +89,34 @@ describe('malformed percent-escapes in a path (item 9)', () => {
     expect(await written()).toEqual(before);
   });
 });
+
+describe('deeply nested JSON (item 10)', () => {
+  const nestedBody = (levels: number): string => `{"name":"A","x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+
+  it.each([
+    ['with an Idempotency-Key, nested 400 000 deep', 400_000, { 'idempotency-key': 'deep-1' }],
+    ['without a key, one level past the limit', 33, {}],
+  ])('refuses a body %s with 400 json_too_deep, at once, writing nothing', async (_label, levels, headers) => {
+    const caller = newCaller();
+    const before = await written();
+    const started = Date.now();
+    const response = await api.request('POST', '/farms/create', {
+      caller,
+      rawBody: nestedBody(levels),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+    expectProblem(response, 400, 'json_too_deep');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await written()).toEqual(before);
+    expect((await api.get('/farms/farmers/me', caller)).status).toBe(404);
+  });
+
+  it('still reads a body at the limit (and refuses it for its content)', async () => {
+    const response = await api.request('POST', '/farms/create', {
+      caller: newCaller(),
+      rawBody: nestedBody(31),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' },
+    });
+    expectProblem(response, 400, 'validation_failed');
+  });
+});
