@@ -120,3 +120,31 @@ describe('deeply nested JSON (item 10)', () => {
     expectProblem(response, 400, 'validation_failed');
   });
 });
+
+describe('a body on DELETE (item 15)', () => {
+  it('refuses an unknown field on DELETE /farms/{farm_id} with 400 and keeps the farm', async () => {
+    const owner = newCaller();
+    const farm = (await api.post('/farms/create', owner, { name: 'Shamba' })).body;
+    const before = await written();
+    const response = await api.request('DELETE', `/farms/${farm.farm_id}`, { caller: owner, body: { force: true } });
+    expectProblem(response, 400, 'validation_failed');
+    expect(response.body.errors).toEqual([{ path: 'force', message: 'unknown field' }]);
+    expect(await written()).toEqual(before);
+    expect((await api.get(`/farms/${farm.farm_id}`, owner)).body.is_active).toBe(true);
+    expect((await api.request('DELETE', `/farms/${farm.farm_id}`, { caller: owner, body: {} })).status).toBe(204);
+  });
+
+  it('refuses an unknown field on DELETE /insurance/webhooks/{webhook_id} with 400 and keeps it active', async () => {
+    const created = await api.post('/insurance/webhooks/trigger-events', insurer, {
+      url: 'https://hooks.example.com/cropcover',
+    });
+    expect(created.status).toBe(201);
+    const path = `/insurance/webhooks/${created.body.webhook_id}`;
+    const before = await written();
+    const response = await api.request('DELETE', path, { caller: insurer, body: { reason: 'spam' } });
+    expectProblem(response, 400, 'validation_failed');
+    expect(response.body.errors).toEqual([{ path: 'reason', message: 'unknown field' }]);
+    expect(await written()).toEqual(before);
+    expect((await api.request('DELETE', path, { caller: insurer })).status).toBe(204);
+  });
+});
