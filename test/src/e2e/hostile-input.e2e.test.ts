@@ -148,3 +148,35 @@ describe('a body on DELETE (item 15)', () => {
     expect((await api.request('DELETE', path, { caller: insurer })).status).toBe(204);
   });
 });
+
+describe('integers and ids in readings and queries (item 17)', () => {
+  it.each(['0x10', '1e1', '+2', '%202', '1.0'])('refuses page=%s with 400', async (page) => {
+    const readings = await api.get(`/insurance/index-readings?farm_id=F1&field_id=f1&page=${page}`, provider);
+    expectProblem(readings, 400, 'validation_failed');
+    expect(readings.body.errors).toEqual([expect.objectContaining({ path: 'page' })]);
+    expectProblem(await api.get(`/insurance/policies?page_size=${page}`, insurer), 400, 'validation_failed');
+  });
+
+  it('still reads plain decimal pages', async () => {
+    const response = await api.get('/insurance/index-readings?farm_id=F1&field_id=f1&page=02&page_size=10', provider);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ page: 2, page_size: 10 });
+  });
+
+  it.each([
+    ['farm_id', { farm_id: ' ', field_id: 'f1' }],
+    ['farm_id', { farm_id: '\t\t', field_id: 'f1' }],
+    ['field_id', { farm_id: 'F1', field_id: '  ' }],
+  ])('refuses a blank %s in a reading and in the query, recording nothing', async (path, ids) => {
+    const before = await written();
+    const reading = { ...ids, index: 'rainfall_mm', date: '2026-01-01', value: 1 };
+    const posted = await api.post('/insurance/index-readings', provider, { readings: [reading] });
+    expectProblem(posted, 400, 'validation_failed');
+    expect(posted.body.errors).toEqual([expect.objectContaining({ path: `readings.0.${path}` })]);
+    const query = new URLSearchParams(ids).toString();
+    const read = await api.get(`/insurance/index-readings?${query}`, provider);
+    expectProblem(read, 400, 'validation_failed');
+    expect(read.body.errors).toEqual([expect.objectContaining({ path })]);
+    expect(await written()).toEqual(before);
+  });
+});
