@@ -63,6 +63,11 @@ export const configVariables = [
     default: '5000',
     description: 'How long a write (or a read with `Consistency-Token`) waits for the read models to catch up.',
   },
+  {
+    name: 'HTTP_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description: 'How long a client has to send a whole request (headers and body) before it gets a 408.',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
   {
     name: 'DATA_DIR',
@@ -111,6 +116,7 @@ export interface Config {
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
   readonly readYourWritesTimeoutMs: number;
+  readonly httpRequestTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly dataDir: string;
   readonly embeddedPostgresPort: number;
@@ -169,6 +175,7 @@ const schema = z
     AUTH_AUDIENCE: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
     READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
+    HTTP_REQUEST_TIMEOUT_MS: integer(1_000, 600_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }),
@@ -240,6 +247,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     },
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
+    httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     dataDir: values.DATA_DIR,
     embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,

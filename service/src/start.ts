@@ -116,7 +116,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
       app.use(refusalToProblem);
     }
     finalizeHttpApp(app);
-    const http = await serveHttp(app, config.port);
+    const http = await serveHttp(app, config.port, { requestTimeoutMs: config.httpRequestTimeoutMs });
     port = http.port;
     closeHttp = http.close;
   } else {

@@ -1,11 +1,15 @@
+import { connect } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
 
 // Input an adversarial client sends on purpose: each must be a prompt 4xx problem that writes nothing.
+
+/** Short, so a request that never completes is answered within the test's patience. */
+const REQUEST_TIMEOUT_MS = 2_000;
 
 let database: TestDatabase;
 let service: RunningService;
@@ -30,7 +34,7 @@ const written = async () => ({
 
 beforeAll(async () => {
   database = await createTestDatabase('e2e_hostile');
-  service = await startService({ DATABASE_URL: database.url });
+  service = await startService({ DATABASE_URL: database.url, HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
   api = apiClient(service.baseUrl);
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -178,5 +182,81 @@ describe('integers and ids in readings and queries (item 17)', () => {
     expectProblem(read, 400, 'validation_failed');
     expect(read.body.errors).toEqual([expect.objectContaining({ path })]);
     expect(await written()).toEqual(before);
+  });
+});
+
+describe('requests that never complete, and oversized headers (item 11)', () => {
+  /** Sends `request` on a raw socket and reads until the server closes it, or gives up after `waitMs`. */
+  const rawExchange = (request: string, waitMs: number) =>
+    new Promise<{ status: number; headers: string; body: any; elapsedMs: number }>((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+      let received = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer within ${waitMs} ms; got ${JSON.stringify(received.slice(0, 200))}`));
+      }, waitMs);
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        const [head = '', body = ''] = received.split('\r\n\r\n');
+        resolve({
+          status: Number(head.split(' ')[1]),
+          headers: head.toLowerCase(),
+          body: body ? JSON.parse(body) : undefined,
+          elapsedMs: Date.now() - started,
+        });
+      });
+      socket.write(request);
+    });
+
+  it('answers a body shorter than its Content-Length with a 408 problem once the timeout passes', async () => {
+    const caller = newCaller();
+    const before = await written();
+    const answer = await rawExchange(
+      [
+        'POST /farms/create HTTP/1.1',
+        'Host: localhost',
+        `Authorization: Bearer ${await tokenFor(caller)}`,
+        'Content-Type: application/json',
+        'Content-Length: 100',
+        '',
+        '{"name":"A"',
+      ].join('\r\n'),
+      REQUEST_TIMEOUT_MS + 4_000,
+    );
+    expect(answer.status).toBe(408);
+    expect(answer.headers).toContain('content-type: application/problem+json');
+    expect(answer.body).toMatchObject({ status: 408, code: 'request_timeout', request_id: expect.any(String) });
+    expect(answer.elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(await written()).toEqual(before);
+    expect((await api.get('/farms/farmers/me', caller)).status).toBe(404);
+  });
+
+  it('answers a 100 KB header with a 431 problem at once', async () => {
+    const before = await written();
+    const answer = await rawExchange(
+      [
+        'GET /farms/farmers/me HTTP/1.1',
+        'Host: localhost',
+        `Authorization: Bearer ${'a'.repeat(100_000)}`,
+        '',
+        '',
+      ].join('\r\n'),
+      3_000,
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.headers).toContain('content-type: application/problem+json');
+    expect(answer.body).toMatchObject({ status: 431, code: 'headers_too_large', title: expect.any(String) });
+    expect(await written()).toEqual(before);
+  });
+
+  it('answers a request line that is not HTTP with a 400 problem', async () => {
+    const answer = await rawExchange('NOT HTTP AT ALL\r\n\r\n', 3_000);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ status: 400, code: 'malformed_request' });
   });
 });
