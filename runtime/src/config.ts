@@ -57,6 +57,12 @@ export const configVariables = [
   },
   { name: 'AUTH_ISSUER', description: 'Required `iss` claim, checked when set.' },
   { name: 'AUTH_AUDIENCE', description: 'Required `aud` claim, checked when set.' },
+  {
+    name: 'METRICS_TOKEN',
+    description:
+      'Bearer token `/metrics` asks for once set. Unset: `/metrics` is open in the sandbox and closed (401) in production.',
+    secret: true,
+  },
   { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per token subject.' },
   {
     name: 'READ_YOUR_WRITES_TIMEOUT_MS',
@@ -115,6 +121,7 @@ export interface Config {
   readonly kafkaTopicPartitions: number;
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
+  readonly metricsToken: string | undefined;
   readonly readYourWritesTimeoutMs: number;
   readonly httpRequestTimeoutMs: number;
   readonly logLevel: LogLevel;
@@ -173,6 +180,7 @@ const schema = z
     AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
     AUTH_ISSUER: z.string().optional(),
     AUTH_AUDIENCE: z.string().optional(),
+    METRICS_TOKEN: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
     READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
     HTTP_REQUEST_TIMEOUT_MS: integer(1_000, 600_000),
@@ -246,6 +254,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       audience: values.AUTH_AUDIENCE,
     },
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    metricsToken: values.METRICS_TOKEN,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,

@@ -121,7 +121,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
     closeHttp = http.close;
   } else {
     // A worker serves only what operations need: /healthz, /readyz and /metrics.
-    const ops = await startOpsServer(metrics.registry, config.port, readiness);
+    const ops = await startOpsServer(metrics.registry, config.port, config, readiness);
     port = ops.port;
     closeHttp = ops.close;
   }

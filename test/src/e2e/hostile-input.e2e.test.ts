@@ -260,3 +260,53 @@ describe('requests that never complete, and oversized headers (item 11)', () => 
     expect(answer.body).toMatchObject({ status: 400, code: 'malformed_request' });
   });
 });
+
+describe('response headers and /metrics in production (item 16)', () => {
+  const METRICS_TOKEN = 'scrape-token-for-the-hostile-input-suite';
+  let production: RunningService;
+  let productionDatabase: TestDatabase;
+
+  beforeAll(async () => {
+    productionDatabase = await createTestDatabase('e2e_hostile_production');
+    production = await startService({ DATABASE_URL: productionDatabase.url, APP_ENV: 'production', METRICS_TOKEN });
+  }, 120_000);
+
+  afterAll(async () => {
+    await production?.stop();
+    await productionDatabase?.drop();
+  });
+
+  it('asks for the metrics token in production, with a 401 problem', async () => {
+    const prod = apiClient(production.baseUrl);
+    expectProblem(await prod.get('/metrics'), 401, 'unauthorized');
+    expectProblem(await prod.get('/metrics', undefined, { authorization: 'Bearer wrong' }), 401, 'unauthorized');
+    expectProblem(await prod.get('/metrics', insurer), 401, 'unauthorized');
+    const scraped = await prod.get('/metrics', undefined, { authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('http_request_duration_seconds');
+    expect((await api.get('/metrics')).status).toBe(200);
+  });
+
+  it('sends nosniff on every answer and no-store on every authenticated one', async () => {
+    const caller = newCaller();
+    const answers = {
+      health: await api.get('/healthz'),
+      anonymous: await api.get('/farms/farmers/me'),
+      unknown: await api.get('/nowhere', caller),
+      problem: await api.get('/farms/farmers/me', caller),
+      created: await api.post('/farms/create', caller, { name: 'Shamba' }),
+    };
+    for (const answer of Object.values(answers)) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const answer of [answers.unknown, answers.problem, answers.created])
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    const read = await api.get(`/farms/${answers.created.body.farm_id}`, caller);
+    expect(read.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('forbids framing the docs', async () => {
+    const docs = await fetch(`${service.baseUrl}/docs/`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('x-frame-options')).toBe('DENY');
+    expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
