@@ -310,3 +310,38 @@ describe('response headers and /metrics in production (item 16)', () => {
     expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 });
+
+describe('idempotent replays and the caller’s organization and roles (item 12)', () => {
+  const subscribe = (caller: Caller) =>
+    api.post(
+      '/insurance/webhooks/trigger-events',
+      caller,
+      { url: 'https://hooks.example.com/replay' },
+      { 'idempotency-key': 'replay-across-orgs' },
+    );
+
+  it('never replays one organization’s webhook and secret to the same sub acting for another', async () => {
+    const sub = `two-hats-${Date.now()}`;
+    const first = await subscribe({ sub, org: 'org-first', roles: ['insurer'] });
+    expect(first.status).toBe(201);
+    const other = await subscribe({ sub, org: 'org-second', roles: ['insurer'] });
+    expect(other.status).toBe(201);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.organization_id).toBe('org-second');
+    expect(other.body.webhook_id).not.toBe(first.body.webhook_id);
+    expect(other.body.raw_secret).not.toBe(first.body.raw_secret);
+    const again = await subscribe({ sub, org: 'org-first', roles: ['insurer'] });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('refuses the replay to the same sub and organization without the role, writing nothing', async () => {
+    const sub = `demoted-${Date.now()}`;
+    expect((await subscribe({ sub, org: 'org-first', roles: ['insurer'] })).status).toBe(201);
+    const before = await written();
+    const demoted = await subscribe({ sub, org: 'org-first', roles: ['auditor'] });
+    expectProblem(demoted, 422, 'idempotency_key_reused');
+    expect(JSON.stringify(demoted.body)).not.toContain('raw_secret');
+    expect(await written()).toEqual(before);
+  });
+});
