@@ -10,6 +10,10 @@ export const TrimmedText = (max: number) =>
     .min(1, { message: 'must not be empty' })
     .max(max, { message: `must be at most ${max} characters` });
 
+/** The body of a request that takes no input (settle, the DELETEs): absent or `{}`. Any field in it is
+ *  unknown, and refused as on every other route, rather than silently ignored. */
+export const NoBody = z.strictObject({});
+
 export const ProblemDetails = z
   .object({
     type: z.string(),

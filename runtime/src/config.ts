@@ -57,11 +57,22 @@ export const configVariables = [
   },
   { name: 'AUTH_ISSUER', description: 'Required `iss` claim, checked when set.' },
   { name: 'AUTH_AUDIENCE', description: 'Required `aud` claim, checked when set.' },
+  {
+    name: 'METRICS_TOKEN',
+    description:
+      'Bearer token `/metrics` asks for once set. Unset: `/metrics` is open in the sandbox and closed (401) in production.',
+    secret: true,
+  },
   { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per token subject.' },
   {
     name: 'READ_YOUR_WRITES_TIMEOUT_MS',
     default: '5000',
     description: 'How long a write (or a read with `Consistency-Token`) waits for the read models to catch up.',
+  },
+  {
+    name: 'HTTP_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description: 'How long a client has to send a whole request (headers and body) before it gets a 408.',
   },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
   {
@@ -110,7 +121,9 @@ export interface Config {
   readonly kafkaTopicPartitions: number;
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
+  readonly metricsToken: string | undefined;
   readonly readYourWritesTimeoutMs: number;
+  readonly httpRequestTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly dataDir: string;
   readonly embeddedPostgresPort: number;
@@ -167,8 +180,10 @@ const schema = z
     AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
     AUTH_ISSUER: z.string().optional(),
     AUTH_AUDIENCE: z.string().optional(),
+    METRICS_TOKEN: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
     READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
+    HTTP_REQUEST_TIMEOUT_MS: integer(1_000, 600_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }),
@@ -239,7 +254,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       audience: values.AUTH_AUDIENCE,
     },
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    metricsToken: values.METRICS_TOKEN,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
+    httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     dataDir: values.DATA_DIR,
     embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,

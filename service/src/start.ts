@@ -116,12 +116,12 @@ export const startService = async (roles: readonly Role[], config: Config, logge
       app.use(refusalToProblem);
     }
     finalizeHttpApp(app);
-    const http = await serveHttp(app, config.port);
+    const http = await serveHttp(app, config.port, { requestTimeoutMs: config.httpRequestTimeoutMs });
     port = http.port;
     closeHttp = http.close;
   } else {
     // A worker serves only what operations need: /healthz, /readyz and /metrics.
-    const ops = await startOpsServer(metrics.registry, config.port, readiness);
+    const ops = await startOpsServer(metrics.registry, config.port, config, readiness);
     port = ops.port;
     closeHttp = ops.close;
   }

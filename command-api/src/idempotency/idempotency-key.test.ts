@@ -46,12 +46,14 @@ describe('Idempotency-Key', () => {
     path: string,
     {
       sub = 'caller-1',
+      org,
+      roles,
       key,
       body = { name: 'Shamba' },
       raw,
-    }: { sub?: string; key?: string; body?: unknown; raw?: string } = {},
+    }: { sub?: string; org?: string; roles?: string[]; key?: string; body?: unknown; raw?: string } = {},
   ) => {
-    const token = await signDevToken({ sub }, SECRET);
+    const token = await signDevToken({ sub, ...(org === undefined ? {} : { org }), roles: roles ?? [] }, SECRET);
     const response = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
       headers: {
@@ -205,6 +207,30 @@ describe('Idempotency-Key', () => {
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.body).toMatchObject({ run: 2, received: { name: 'B' } });
     expect(runs).toBe(2);
+  });
+
+  it('keeps one caller’s keys apart per organization: another org_id runs afresh', async () => {
+    const first = await post('/things', { org: 'org-a', roles: ['insurer'], key: 'shared', body: { name: 'A' } });
+    const other = await post('/things', { org: 'org-b', roles: ['insurer'], key: 'shared', body: { name: 'A' } });
+    expect([first.status, other.status]).toEqual([201, 201]);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body).toMatchObject({ run: 2 });
+    const again = await post('/things', { org: 'org-a', roles: ['insurer'], key: 'shared', body: { name: 'A' } });
+    expect(again.text).toBe(first.text);
+    expect(runs).toBe(2);
+  });
+
+  it('replays only to the roles the answer was made for; other roles get 422 and run nothing', async () => {
+    await post('/things', { org: 'org-a', roles: ['insurer', 'auditor'], key: 'k-roles' });
+    const before = await storedKeys();
+    const demoted = await post('/things', { org: 'org-a', roles: ['auditor'], key: 'k-roles' });
+    expect(demoted.status).toBe(422);
+    expect(demoted.body).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+    expect(demoted.body.detail).toContain('other roles');
+    const reordered = await post('/things', { org: 'org-a', roles: ['auditor', 'insurer'], key: 'k-roles' });
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+    expect(runs).toBe(1);
+    expect(await storedKeys()).toEqual(before);
   });
 
   it.each([

@@ -47,7 +47,8 @@ const replay = (res: Response, stored: StoredResponse): void => {
 };
 
 /**
- * `Idempotency-Key` on POST (SPEC §5, IETF draft semantics), scoped to the caller's token `sub`: the first
+ * `Idempotency-Key` on POST (SPEC §5, IETF draft semantics), scoped to the caller's token `sub` and the
+ * organization it acts for, and replayed only to the roles the answer was made under: the first
  * request with a key runs and its answer is kept for 24 h; the same request again gets that answer
  * replayed; another request with the key gets 422; a retry while the first still runs gets 409.
  * Mounted after authentication, so the caller is known and anonymous requests never touch the table.
@@ -58,10 +59,11 @@ export const idempotencyKey =
     if (req.method !== 'POST') return next();
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
-    const caller = principalOf(req).sub;
+    const principal = principalOf(req);
+    const scope = { caller: principal.sub, organizationId: principal.organizationId ?? '', key };
     const claim = await claimIdempotencyKey(db, {
-      caller,
-      key,
+      ...scope,
+      roles: JSON.stringify([...principal.roles].sort()),
       fingerprint: requestFingerprint(req),
       request: `POST ${req.originalUrl.split('?')[0]}`,
       now: clock.now(),
@@ -74,6 +76,11 @@ export const idempotencyKey =
           'idempotency_key_reused',
           `This Idempotency-Key was first used for ${claim.firstRequest} with another body; use a new key for a new request.`,
         );
+      case 'other_roles':
+        throw ProblemError.unprocessable(
+          'idempotency_key_reused',
+          'This Idempotency-Key was first used with other roles; use a new key for a request made with these.',
+        );
       case 'in_flight':
         throw new ProblemError({
           status: 409,
@@ -83,7 +90,7 @@ export const idempotencyKey =
           headers: { 'Retry-After': '1' },
         });
       case 'claimed': {
-        const held = { caller, key, claimId: claim.claimId };
+        const held = { ...scope, claimId: claim.claimId };
         const { logger } = requestContextOf(req);
         endOnceRecorded(res, async (response) => {
           try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReadModels } from '@cropcover/read-store';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 
 /** A key answers retries for 24 h after its first use (SPEC §5); after that it may be used afresh. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,9 +18,16 @@ export interface StoredResponse {
   readonly body: string;
 }
 
-export interface KeyUse {
+/** Whose key it is: the token `sub` acting for an organization ('' for none). */
+export interface KeyScope {
   readonly caller: string;
+  readonly organizationId: string;
   readonly key: string;
+}
+
+export interface KeyUse extends KeyScope {
+  /** The caller's roles, sorted, as JSON: an answer is replayed only to the authority it was made for. */
+  readonly roles: string;
   readonly fingerprint: string;
   /** `POST /path`, named back to the caller when the key is reused for another request. */
   readonly request: string;
@@ -31,6 +38,7 @@ export type Claim =
   | { readonly outcome: 'claimed'; readonly claimId: string }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
   | { readonly outcome: 'reused'; readonly firstRequest: string }
+  | { readonly outcome: 'other_roles' }
   | { readonly outcome: 'in_flight' };
 
 type KeysDb = Kysely<ReadModels>;
@@ -38,12 +46,18 @@ type KeysDb = Kysely<ReadModels>;
 interface KeyRow {
   readonly claim_id: string;
   readonly fingerprint: string;
+  readonly roles: string;
   readonly request: string;
   readonly created_at: Date;
   readonly response_status: number | null;
   readonly response_headers: Record<string, string> | null;
   readonly response_body: string | null;
 }
+
+const inScope =
+  ({ caller, organizationId, key }: KeyScope) =>
+  ({ eb, and }: ExpressionBuilder<ReadModels, 'idempotency_keys'>) =>
+    and([eb('caller', '=', caller), eb('organization_id', '=', organizationId), eb('key', '=', key)]);
 
 const isAbandoned = (row: KeyRow, now: Date): boolean => {
   const age = now.getTime() - row.created_at.getTime();
@@ -52,6 +66,7 @@ const isAbandoned = (row: KeyRow, now: Date): boolean => {
 
 const claimValues = (use: KeyUse, claimId: string) => ({
   fingerprint: use.fingerprint,
+  roles: use.roles,
   request: use.request,
   claim_id: claimId,
   created_at: use.now,
@@ -67,13 +82,13 @@ const purgeExpired = async (db: KeysDb, now: Date): Promise<void> => {
     .where('created_at', '<=', cutoff)
     .where(({ eb, selectFrom }) =>
       eb(
-        eb.tuple(eb.ref('caller'), eb.ref('key')),
+        eb.tuple(eb.ref('caller'), eb.ref('organization_id'), eb.ref('key')),
         'in',
         selectFrom('idempotency_keys')
-          .select(['caller', 'key'])
+          .select(['caller', 'organization_id', 'key'])
           .where('created_at', '<=', cutoff)
           .limit(PURGE_BATCH)
-          .$asTuple('caller', 'key'),
+          .$asTuple('caller', 'organization_id', 'key'),
       ),
     )
     .execute();
@@ -92,8 +107,13 @@ export const claimIdempotencyKey = async (db: KeysDb, use: KeyUse): Promise<Clai
     const claimId = randomUUID();
     const inserted = await db
       .insertInto('idempotency_keys')
-      .values({ caller: use.caller, key: use.key, ...claimValues(use, claimId) })
-      .onConflict((conflict) => conflict.columns(['caller', 'key']).doNothing())
+      .values({
+        caller: use.caller,
+        organization_id: use.organizationId,
+        key: use.key,
+        ...claimValues(use, claimId),
+      })
+      .onConflict((conflict) => conflict.columns(['caller', 'organization_id', 'key']).doNothing())
       .returning('claim_id')
       .executeTakeFirst();
     if (inserted) {
@@ -105,22 +125,21 @@ export const claimIdempotencyKey = async (db: KeysDb, use: KeyUse): Promise<Clai
       .select([
         'claim_id',
         'fingerprint',
+        'roles',
         'request',
         'created_at',
         'response_status',
         'response_headers',
         'response_body',
       ])
-      .where('caller', '=', use.caller)
-      .where('key', '=', use.key)
+      .where(inScope(use))
       .executeTakeFirst();
     if (!row) continue;
     if (isAbandoned(row, use.now)) {
       const taken = await db
         .updateTable('idempotency_keys')
         .set(claimValues(use, claimId))
-        .where('caller', '=', use.caller)
-        .where('key', '=', use.key)
+        .where(inScope(use))
         .where('claim_id', '=', row.claim_id)
         .returning('claim_id')
         .executeTakeFirst();
@@ -128,6 +147,9 @@ export const claimIdempotencyKey = async (db: KeysDb, use: KeyUse): Promise<Clai
       continue;
     }
     if (row.fingerprint !== use.fingerprint) return { outcome: 'reused', firstRequest: row.request };
+    // Whether a request is allowed depends on who asks: the same sub and organization with other roles
+    // may not be, so it gets no answer made for the roles it had.
+    if (row.roles !== use.roles) return { outcome: 'other_roles' };
     if (row.response_status === null) return { outcome: 'in_flight' };
     return {
       outcome: 'replay',
@@ -137,9 +159,7 @@ export const claimIdempotencyKey = async (db: KeysDb, use: KeyUse): Promise<Clai
   return { outcome: 'in_flight' };
 };
 
-interface HeldKey {
-  readonly caller: string;
-  readonly key: string;
+interface HeldKey extends KeyScope {
   readonly claimId: string;
 }
 
@@ -152,18 +172,12 @@ export const completeIdempotencyKey = async (db: KeysDb, held: HeldKey, response
       response_headers: JSON.stringify(response.headers),
       response_body: response.body,
     })
-    .where('caller', '=', held.caller)
-    .where('key', '=', held.key)
+    .where(inScope(held))
     .where('claim_id', '=', held.claimId)
     .execute();
 };
 
 /** Frees the key so a retry runs the request again (after a 5xx, or an answer that invites a retry). */
 export const releaseIdempotencyKey = async (db: KeysDb, held: HeldKey): Promise<void> => {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('caller', '=', held.caller)
-    .where('key', '=', held.key)
-    .where('claim_id', '=', held.claimId)
-    .execute();
+  await db.deleteFrom('idempotency_keys').where(inScope(held)).where('claim_id', '=', held.claimId).execute();
 };

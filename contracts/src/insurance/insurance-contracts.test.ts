@@ -66,7 +66,7 @@ describe('quote and issue requests', () => {
 });
 
 describe('list queries', () => {
-  it('default and coerce page and page_size from query strings', () => {
+  it('default and read page and page_size from query strings of decimal digits', () => {
     expect(PolicyListQuery.parse({})).toEqual({ page: 1, page_size: 20 });
     expect(PolicyListQuery.parse({ page: '3', page_size: '100', status: 'claimed', peril: 'storm' })).toEqual({
       page: 3,
@@ -81,6 +81,14 @@ describe('list queries', () => {
       { page: '0' },
       { page: '1.5' },
       { page: 'x' },
+      { page: '0x10' },
+      { page: '1e1' },
+      { page: ' 2' },
+      { page: '+3' },
+      { page: '' },
+      { page: ['1', '2'] },
+      { page: '9999999999' },
+      { page_size: '0x14' },
       { page_size: '101' },
       { page_size: '0' },
       { status: 'open' },

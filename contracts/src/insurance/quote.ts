@@ -5,7 +5,12 @@ import { CalendarDate } from './calendar-date';
 import { amountFitsCurrency, SumInsured } from './money-amount';
 import { Peril, PerilList, PricingMethod } from './peril';
 
-export const FarmReference = z.string().min(1).max(100);
+/** A farm's id as a client names it; blank or padded text names no farm, so it is refused, not looked up. */
+export const FarmReference = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\S(?:[\s\S]*\S)?$/, { message: 'must not be blank or start or end with whitespace' });
 
 /** sum_insured with more decimals than the given currency has is refused on the field itself. */
 export const refineSumInsuredDecimals = (

@@ -7,6 +7,7 @@ import { policyReadModels } from './0003-policy-read-models';
 import { idempotencyKeys } from './0004-idempotency-keys';
 import { webhookTables } from './0005-webhooks';
 import { webhookTargetPositions } from './0006-webhook-target-positions';
+import { idempotencyKeyScope } from './0007-idempotency-key-scope';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-idempotency-keys': idempotencyKeys,
   '0005-webhooks': webhookTables,
   '0006-webhook-target-positions': webhookTargetPositions,
+  '0007-idempotency-key-scope': idempotencyKeyScope,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

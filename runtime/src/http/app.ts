@@ -6,13 +6,16 @@ import type { Metrics } from '../metrics';
 import { createAuthenticator } from './auth';
 import { docsRouter } from './docs';
 import { jsonBody } from './json-body';
+import { mayReadMetrics } from './metrics-access';
+import { ProblemError } from './problem';
 import { notFoundHandler, problemHandler } from './problem-handler';
 import { createRateLimiter } from './rate-limit';
 import { type ReadinessCheck, readinessHandler } from './readiness';
 import { requestContext } from './request-context';
+import { noFraming, noSniff, noStore } from './security-headers';
 
 export interface HttpAppOptions {
-  readonly config: Pick<Config, 'auth' | 'rateLimitPerMinute'>;
+  readonly config: Pick<Config, 'auth' | 'rateLimitPerMinute' | 'appEnv' | 'metricsToken'>;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly readiness: readonly ReadinessCheck[];
@@ -23,8 +26,9 @@ export interface HttpAppOptions {
 }
 
 /**
- * The shared front of every API process. Public endpoints first (health, readiness, metrics, OpenAPI,
- * docs); everything the caller mounts afterwards is authenticated, rate limited and gets parsed JSON.
+ * The shared front of every API process. Public endpoints first (health, readiness, metrics — closed in
+ * production without METRICS_TOKEN —, OpenAPI, docs); everything the caller mounts afterwards is
+ * authenticated, rate limited, kept out of caches and gets parsed JSON.
  * Authentication comes before body parsing so an anonymous caller cannot make the server read 1 MiB
  * bodies, and a missing token is reported as 401 before any complaint about the body.
  * Mount routers, then call finalizeHttpApp.
@@ -40,6 +44,7 @@ export const createHttpApp = ({
 }: HttpAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
+  app.use(noSniff);
   app.use(requestContext(logger));
   app.use(metrics.middleware);
 
@@ -47,14 +52,23 @@ export const createHttpApp = ({
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readinessHandler(readiness));
-  app.get('/metrics', metrics.handler);
+  app.get(
+    '/metrics',
+    (req, _res, next) => {
+      if (!mayReadMetrics(req.get('authorization'), config))
+        throw ProblemError.unauthorized('A metrics token is required.');
+      next();
+    },
+    metrics.handler,
+  );
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use('/docs', docsRouter(openApiDocument));
+  app.use('/docs', noFraming, docsRouter(openApiDocument));
 
   const rateLimiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, clock });
   app.use(createAuthenticator(config.auth, clock));
+  app.use(noStore);
   app.use(rateLimiter.limitFailedAuthentication);
   app.use(rateLimiter.limitBySubject);
   app.use(jsonBody(largerBodyLimits));

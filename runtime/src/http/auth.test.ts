@@ -79,6 +79,11 @@ describe('HS256 authentication', () => {
     await expectUnauthorized(await get('/me', token), 'token_expired', true);
   });
 
+  it('rejects a token whose claims could not be stored (NUL, unpaired surrogates)', async () => {
+    for (const claims of [{ sub: 'u\u0000' }, { sub: 'u1', givenName: 'Ada\uD800' }, { sub: 'u1', roles: ['a\u0000'] }])
+      await expectUnauthorized(await get('/me', await signDevToken(claims, SANDBOX_JWT_SECRET)), 'invalid_token', true);
+  });
+
   it('rejects a malformed token', async () => {
     await expectUnauthorized(await get('/me', 'not.a.jwt'), 'invalid_token', true);
     await expectUnauthorized(await get('/me', 'a b'), 'invalid_token', true);

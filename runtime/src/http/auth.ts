@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../clock';
 import type { AuthConfig } from '../config';
 import { attachPrincipal, type Principal } from './principal';
 import { ProblemError } from './problem';
+import { unstorableTextPaths } from './unstorable-text';
 
 // Bearer-token authentication. The accepted algorithms are pinned per key source, so `alg: none` and
 // algorithm-confusion tokens (an RS256 public key used as an HS256 secret) are rejected before any
@@ -33,6 +34,9 @@ const principalFrom = (payload: JWTPayload): Principal => {
     const claim = claims.error.issues[0]?.path.join('.') ?? 'claims';
     throw invalidToken(`The token's "${claim}" claim is missing or not valid.`);
   }
+  // Claims become stored text too (the subject, the farmer profile made from the names).
+  const [unstorable] = unstorableTextPaths(claims.data);
+  if (unstorable) throw invalidToken(`The token's "${unstorable.join('.')}" claim holds NUL or unpaired surrogates.`);
   const { sub, org_id, roles, given_name, family_name, phone_number } = claims.data;
   return {
     sub,

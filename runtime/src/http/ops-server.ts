@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { type MetricsAccess, mayReadMetrics } from './metrics-access';
+import { problemType } from './problem-handler';
 import type { ReadinessCheck } from './readiness';
 
 export interface OpsServer {
@@ -29,10 +31,12 @@ const checkStatus = async (check: ReadinessCheck): Promise<'ok' | 'failing' | 't
 };
 
 /** Processes that serve no API (projector, webhook dispatcher) serve only what operators scrape:
- *  `/healthz`, `/readyz` (the given checks, e.g. Kafka when configured) and `/metrics`. */
+ *  `/healthz`, `/readyz` (the given checks, e.g. Kafka when configured) and `/metrics`, which asks for
+ *  METRICS_TOKEN as the API's does (metrics-access.ts). */
 export const startOpsServer = async (
   registry: Registry,
   port: number,
+  metricsAccess: MetricsAccess,
   readiness: readonly ReadinessCheck[] = [],
 ): Promise<OpsServer> => {
   const server: Server = createServer((req, res) => {
@@ -50,6 +54,21 @@ export const startOpsServer = async (
         },
         () => res.writeHead(500).end(),
       );
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/metrics' && !mayReadMetrics(req.headers.authorization, metricsAccess)) {
+      const detail = 'A metrics token is required.';
+      res
+        .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer realm="cropcover"' })
+        .end(
+          JSON.stringify({
+            type: problemType('unauthorized'),
+            title: 'Unauthorized',
+            status: 401,
+            detail,
+            code: 'unauthorized',
+          }),
+        );
       return;
     }
     if (req.method === 'GET' && req.url === '/metrics') {

@@ -20,6 +20,9 @@ beforeAll(async () => {
       router.post('/things', (req, res) => {
         res.status(201).json(parseBody(Thing, req));
       });
+      router.get('/things/:id', (req, res) => {
+        res.json(req.params);
+      });
       router.get('/conflict', () => {
         throw ProblemError.conflict('version_conflict', 'The farm changed since you read it.');
       });
@@ -115,6 +118,15 @@ describe('problem details', () => {
     expect(logged).toMatchObject({ level: 'error', request_id: body.request_id });
     expect(app.rawLogs()).toContain('ECONNREFUSED');
     expect(app.rawLogs()).not.toContain('hunter2');
+  });
+
+  it('answers a path parameter that cannot be percent-decoded with 400 malformed_path', async () => {
+    for (const id of ['%ZZ', '%', '%ED%A0%80'])
+      await expectProblem(
+        await fetch(`${app.baseUrl}/things/${id}`, { headers: { authorization } }),
+        400,
+        'malformed_path',
+      );
   });
 
   it('answers an unknown route with 404 not_found', async () => {

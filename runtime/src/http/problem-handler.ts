@@ -12,6 +12,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 export const problemType = (code: string): string => `urn:cropcover:problem:${code}`;
 
 interface HttpLikeError {
+  readonly name?: unknown;
   readonly status?: unknown;
   readonly type?: unknown;
   readonly expose?: unknown;
@@ -31,6 +32,9 @@ const fromHttpError = (error: HttpLikeError): ProblemError | undefined => {
     case 'request.size.invalid':
       return ProblemError.badRequest('incomplete_body', 'The request body did not arrive complete.');
   }
+  // The router could not percent-decode a path parameter (`/farms/%ZZ`); it marks that 400 but not exposed.
+  if (error.name === 'URIError' && error.status === 400)
+    return ProblemError.badRequest('malformed_path', 'The request path has a malformed percent-escape.');
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500 && error.expose === true)
     return ProblemError.badRequest('bad_request', 'The request could not be understood.');
   return undefined;

@@ -1,10 +1,12 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { type FieldError, ProblemError } from './problem';
+import { unstorableTextPaths } from './unstorable-text';
 
 // The one way request input is validated: a zod schema per body, query and path, each failure a 400
 // `validation_failed` with one entry per offending field. Unknown fields are rejected by the schemas
-// themselves (strict objects); their error names the unknown key.
+// themselves (strict objects); their error names the unknown key. Text that could not be stored (NUL,
+// lone surrogates) is refused here for every route, before any schema or handler sees it.
 
 type Issue = z.core.$ZodIssue;
 
@@ -21,6 +23,11 @@ const absentIsRequired = (issue: z.core.$ZodRawIssue): string | undefined =>
 
 /** Parses or throws 400 validation_failed; the first message per field is kept. */
 export const parseInput = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
+  const unstorable = unstorableTextPaths(input);
+  if (unstorable.length > 0)
+    throw ProblemError.validationFailed(
+      unstorable.map((path) => ({ path: dotted(path), message: 'must not contain NUL or unpaired surrogates' })),
+    );
   const result = schema.safeParse(input, { error: absentIsRequired });
   if (result.success) return result.data;
   const byPath = new Map<string, FieldError>();

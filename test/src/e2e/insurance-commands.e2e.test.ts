@@ -721,6 +721,18 @@ describe('POST /insurance/payouts/{payout_id}/settle', () => {
     expect(settled).toHaveLength(1);
   });
 
+  it('refuses a body with an unknown field with 400 and leaves the payout unsettled', async () => {
+    const { policy } = await breachedPolicy();
+    expect((await evaluate(policy.policy_id)).status).toBe(200);
+    const payoutId = await payoutOf(policy.policy_id);
+    const before = await eventCount();
+    const response = await api.post(`/insurance/payouts/${payoutId}/settle`, insurer, { amount: 1 });
+    expectProblem(response, 400, 'validation_failed');
+    expect(response.body.errors).toEqual([{ path: 'amount', message: 'unknown field' }]);
+    expect(await eventCount()).toBe(before);
+    expect((await api.post(`/insurance/payouts/${payoutId}/settle`, insurer, {})).status).toBe(200);
+  });
+
   it('lets an admin settle any organization’s payout', async () => {
     const { policy } = await breachedPolicy();
     expect((await evaluate(policy.policy_id)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmPathParams } from '@cropcover/contracts';
+import { FarmPathParams, NoBody } from '@cropcover/contracts';
 import { deactivateFarm, farmAggregate, farmStream } from '@cropcover/domain';
-import { parseParams } from '@cropcover/runtime';
+import { parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
@@ -12,6 +12,7 @@ export const deleteFarm =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
     const { farm_id } = parseParams(FarmPathParams, req);
+    parseBody(NoBody, req);
     const context = commandContextOf(req, deps.clock.now());
     const outcome = await handleCommand(
       deps.eventStore,

@@ -8,9 +8,13 @@ import type { Timestamp } from '../../columns';
 export type ResponseHeadersColumn = ColumnType<Record<string, string> | null, string | null, string | null>;
 
 export interface IdempotencyKeysTable {
-  /** The token `sub` that used the key: keys are scoped to their caller. */
+  /** The token `sub` that used the key: keys are scoped to their caller… */
   caller: string;
+  /** …acting for this organization (`org_id`, '' for none). */
+  organization_id: string;
   key: string;
+  /** The caller's roles when the answer was made (sorted JSON array): replayed only to the same roles. */
+  roles: string;
   /** sha-256 (hex) of the method, path and canonical JSON body of the first request with this key. */
   fingerprint: string;
   /** `POST /path` of the first request, to name it when the key is reused elsewhere. */

@@ -1,7 +1,7 @@
 import { handleCommand } from '@cropcover/application';
-import { WebhookPathParams } from '@cropcover/contracts';
+import { NoBody, WebhookPathParams } from '@cropcover/contracts';
 import { deactivateWebhookSubscription, webhookAggregate, webhookStream } from '@cropcover/domain';
-import { parseParams } from '@cropcover/runtime';
+import { parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
@@ -16,6 +16,7 @@ export const deactivateWebhookSubscriptionRoute =
     const context = commandContextOf(req, deps.clock.now());
     requireInsurer(context.principal);
     const { webhook_id } = parseParams(WebhookPathParams, req);
+    parseBody(NoBody, req);
     const outcome = await handleCommand(
       deps.eventStore,
       webhookStream(webhook_id),

@@ -1,5 +1,5 @@
 import { handleCommand } from '@cropcover/application';
-import { type Payout, PayoutPathParams } from '@cropcover/contracts';
+import { NoBody, type Payout, PayoutPathParams } from '@cropcover/contracts';
 import {
   canSeePolicy,
   policyAggregate,
@@ -8,7 +8,7 @@ import {
   toMajorUnits,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
-import { ProblemError, parseParams } from '@cropcover/runtime';
+import { ProblemError, parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../../command-api-deps';
 import { commandContextOf } from '../../../../command-context';
@@ -23,6 +23,7 @@ export const settlePayoutRoute =
     const context = commandContextOf(req, deps.clock.now());
     requireInsurer(context.principal);
     const { payout_id } = parseParams(PayoutPathParams, req);
+    parseBody(NoBody, req);
     // The payout's policy comes from the read model, and is seen only by the policy's organization; the
     // policy stream then decides, and refuses a payout that is not on it or not the caller's.
     const row = await deps.db
