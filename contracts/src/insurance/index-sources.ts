@@ -1,0 +1,170 @@
+import { DateTime, TrimmedText } from '../common';
+import { z } from '../zod';
+import { PageNumber, PageSize } from './pagination';
+import { ReadingIndex } from './peril';
+
+// SPEC §7 "Index data": a source is registered data of one index, owned by the organization that
+// registered it. Only that organization's data providers (or an admin) write its readings.
+
+export const IndexSourceKind = z.enum(['station', 'grid', 'field']).openapi('IndexSourceKind');
+export type IndexSourceKind = z.infer<typeof IndexSourceKind>;
+
+export const StationId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { message: 'must be 1-64 letters, digits, _, . or -' });
+
+export const Station = z
+  .strictObject({
+    station_id: StationId,
+    lat: z.number().min(-90).max(90),
+    lon: z.number().min(-180).max(180),
+  })
+  .openapi('Station');
+export type Station = z.infer<typeof Station>;
+
+export const MAX_STATIONS_PER_SOURCE = 10_000;
+
+/** Decimal places a grid resolution may have: 0.05° (CHIRPS) needs 2, 0.000001° is ~0.1 m. */
+export const GRID_RESOLUTION_PLACES = 6;
+
+/** A grid's cell size in degrees. Cells tile the globe from (−90, −180), so the size must divide 180 exactly
+ *  (then it divides 360 too): checked on the decimal text in millionths, never on binary fractions. */
+export const GridResolution = z
+  .number()
+  .positive()
+  .max(90)
+  .superRefine((degrees, context) => {
+    const text = degrees.toString();
+    const [, fraction = ''] = text.split('.');
+    if (text.includes('e') || fraction.length > GRID_RESOLUTION_PLACES) {
+      context.addIssue({ code: 'custom', message: `must have at most ${GRID_RESOLUTION_PLACES} decimal places` });
+      return;
+    }
+    const millionths = Math.round(degrees * 10 ** GRID_RESOLUTION_PLACES);
+    if ((180 * 10 ** GRID_RESOLUTION_PLACES) % millionths !== 0) {
+      context.addIssue({ code: 'custom', message: 'must divide 180 degrees into whole cells' });
+    }
+  });
+
+/** How far from a station a field may be and still be read from it, by default. */
+export const DEFAULT_STATION_RADIUS_KM = 25;
+
+const SourceCommon = {
+  name: TrimmedText(200),
+  index: ReadingIndex,
+};
+
+export const IndexSourceRegisterRequest = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('station'),
+      ...SourceCommon,
+      stations: z
+        .array(Station)
+        .min(1, { message: 'must hold at least one station' })
+        .max(MAX_STATIONS_PER_SOURCE, { message: `must hold at most ${MAX_STATIONS_PER_SOURCE} stations` }),
+      /** A field further than this from every station is not covered by the source. */
+      radius_km: z.number().positive().max(1000).default(DEFAULT_STATION_RADIUS_KM),
+    }),
+    z.strictObject({ kind: z.literal('grid'), ...SourceCommon, resolution_deg: GridResolution }),
+    z.strictObject({ kind: z.literal('field'), ...SourceCommon }),
+  ])
+  .superRefine((request, context) => {
+    if (request.kind !== 'station') return;
+    const seen = new Set<string>();
+    request.stations.forEach((station, at) => {
+      if (seen.has(station.station_id)) {
+        context.addIssue({ code: 'custom', path: ['stations', at, 'station_id'], message: 'repeats a station_id' });
+      }
+      seen.add(station.station_id);
+    });
+  })
+  .openapi('IndexSourceRegisterRequest');
+export type IndexSourceRegisterRequest = z.infer<typeof IndexSourceRegisterRequest>;
+
+/** The event: everything a policy resolving its location needs, frozen as registered. */
+export const IndexSourceRegistered = z
+  .object({
+    source_id: z.string(),
+    organization_id: z.string(),
+    name: z.string(),
+    index: ReadingIndex,
+    kind: IndexSourceKind,
+    /** Station sources only, else null. */
+    stations: z.array(Station).nullable(),
+    radius_km: z.number().nullable(),
+    /** Grid sources only, else null. */
+    resolution_deg: z.number().nullable(),
+    registered_by: z.string(),
+    registered_at: DateTime,
+  })
+  .openapi('IndexSourceRegistered');
+export type IndexSourceRegistered = z.infer<typeof IndexSourceRegistered>;
+
+export const IndexSourceEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('IndexSourceRegistered'), data: IndexSourceRegistered }),
+]);
+export type IndexSourceEvent = z.infer<typeof IndexSourceEvent>;
+
+/** A source as every authenticated organization reads it. */
+export const IndexSource = z
+  .object({
+    source_id: z.string(),
+    organization_id: z.string(),
+    name: z.string(),
+    index: ReadingIndex,
+    kind: IndexSourceKind,
+    stations: z.array(Station).optional(),
+    radius_km: z.number().optional(),
+    resolution_deg: z.number().optional(),
+    registered_at: DateTime,
+  })
+  .openapi('IndexSource');
+export type IndexSource = z.infer<typeof IndexSource>;
+
+export const IndexSourceList = z
+  .object({
+    items: z.array(IndexSource),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('IndexSourceList');
+export type IndexSourceList = z.infer<typeof IndexSourceList>;
+
+export const IndexSourcesQuery = z.strictObject({
+  index: ReadingIndex.optional(),
+  kind: IndexSourceKind.optional(),
+  organization_id: z.string().min(1).max(200).optional(),
+  page: PageNumber,
+  page_size: PageSize,
+});
+export type IndexSourcesQuery = z.infer<typeof IndexSourcesQuery>;
+
+export const IndexSourceId = z.string().uuid().openapi({ description: 'a registered index source' });
+
+/** The source a quote or issue names per peril; a peril left out takes the deployment's default for its
+ *  index, else the policy organization's own field readings. */
+export const DataSourceChoice = z
+  .strictObject({
+    drought: IndexSourceId.optional(),
+    flood: IndexSourceId.optional(),
+    vegetation_stress: IndexSourceId.optional(),
+    storm: IndexSourceId.optional(),
+  })
+  .openapi('DataSourceChoice');
+export type DataSourceChoice = z.infer<typeof DataSourceChoice>;
+
+/** The data one peril of a policy reads, resolved and frozen at issue. `location` is the station id, the
+ *  grid cell (`"lat,lon"` of its south-west corner) or the field (`"farm_id/field_id"`). */
+export const PerilDataSource = z
+  .object({
+    source_id: z.string(),
+    kind: IndexSourceKind,
+    index: ReadingIndex,
+    location: z.string(),
+    /** Station sources: how far the field is from the station, in km. */
+    distance_km: z.number().optional(),
+  })
+  .openapi('PerilDataSource');
+export type PerilDataSource = z.infer<typeof PerilDataSource>;
