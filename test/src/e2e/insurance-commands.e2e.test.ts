@@ -48,7 +48,9 @@ let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter-a', org: 'org-a', roles: ['insurer'] };
 const otherInsurer: Caller = { sub: 'underwriter-b', org: 'org-b', roles: ['insurer'] };
-const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
+// The data provider of the insurer's own organization: a policy that names no source reads only the field
+// readings its own organization posted.
+const dataProvider: Caller = { sub: 'weather-feed', org: insurer.org, roles: ['data_provider'] };
 const farmer = (): Caller => ({ sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' });
 
 const eventCount = async (): Promise<number> =>

@@ -65,6 +65,8 @@ const auditor: Caller = { sub: 'auditor-q', org: 'org-q', roles: ['auditor'] };
 const otherInsurer: Caller = { sub: 'underwriter-z', org: 'org-z', roles: ['insurer'] };
 const otherAuditor: Caller = { sub: 'auditor-z', org: 'org-z', roles: ['auditor'] };
 const otherAdmin: Caller = { sub: 'ops-z', org: 'org-z', roles: ['admin'] };
+// The data provider of the insurer's own organization: a policy that names no source reads only the field
+// readings its own organization posted.
 const dataProvider: Caller = { sub: 'weather-feed', org: 'org-q', roles: ['data_provider'] };
 const farmer = (): Caller => ({
   sub: `farmer-q-${++sequence}-${Date.now()}`,
@@ -127,9 +129,10 @@ const issue = async (
 const evaluate = (policyId: string, body: unknown = {}, caller: Caller = insurer) =>
   api.post(`/insurance/policies/${policyId}/evaluate`, caller, body);
 
-/** Rainfall whose 5-day sum is 180 mm from term start: a flood breach of severity 0.2. */
-const floodRain = (field: { farm_id: string; field_id: string }, termStart: string) =>
-  recordReadings(api, dataProvider, field, 'rainfall_mm', termStart, [40, 40, 40, 40, 20]);
+/** Rainfall whose 5-day sum is 180 mm from term start: a flood breach of severity 0.2, posted by the data
+ *  provider of the policy's organization. */
+const floodRain = (field: { farm_id: string; field_id: string }, termStart: string, provider: Caller = dataProvider) =>
+  recordReadings(api, provider, field, 'rainfall_mm', termStart, [40, 40, 40, 40, 20]);
 
 const idsOf = (response: ApiResponse): string[] =>
   (response.body.items as { policy_id: string }[]).map((item) => item.policy_id);
@@ -152,6 +155,7 @@ describe('GET /insurance/policies (endpoint 2)', () => {
   // An organization of its own, so its totals count only the policies made here.
   const lister: Caller = { sub: 'underwriter-list', org: 'org-list', roles: ['insurer'] };
   const listAuditor: Caller = { sub: 'auditor-list', org: 'org-list', roles: ['auditor'] };
+  const listProvider: Caller = { sub: 'weather-feed', org: 'org-list', roles: ['data_provider'] };
   let farmA: { farm_id: string; field_id: string };
   let farmB: { farm_id: string; field_id: string };
   /** Issued in this order, so the list shows them newest first: claimed, lapsed, active × 3. */
@@ -162,7 +166,7 @@ describe('GET /insurance/policies (endpoint 2)', () => {
     farmA = await farmWithField();
     farmB = await farmWithField();
     const claimed = await issue(farmA, { perils: ['flood', 'storm'] }, lister);
-    await floodRain(farmA, claimed.term_start);
+    await floodRain(farmA, claimed.term_start, listProvider);
     expect((await evaluate(claimed.policy_id, {}, lister)).body.policy_status).toBe('claimed');
     const lapsed = await issue(farmA, { perils: ['drought'] }, lister);
     expect((await api.post(`/insurance/policies/${lapsed.policy_id}/lapse`, lister, { reason: 'unpaid' })).status).toBe(

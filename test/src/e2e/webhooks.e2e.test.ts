@@ -22,12 +22,18 @@ const WEBHOOK_KEYS = ['created_at', 'description', 'event_type', 'is_active', 'o
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let sequence = 0;
-const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
 /** An insurer of an organization of its own, so each test sees only its own deliveries. */
 const newInsurer = (): Caller => ({
   sub: `underwriter-${++sequence}`,
   org: `org-${sequence}-${Date.now()}`,
   roles: ['insurer'],
+});
+/** The data provider of `insurer`'s own organization: a policy that names no source reads only the field
+ *  readings its own organization posted. */
+const dataProviderOf = (insurer: Caller): Caller => ({
+  sub: 'weather-feed',
+  org: insurer.org,
+  roles: ['data_provider'],
 });
 
 /** A flood-and-storm policy of `insurer` whose flood trigger is breached once evaluated: 5-day rainfall
@@ -54,7 +60,7 @@ const breachablePolicy = async (api: ApiClient, insurer: Caller) => {
     term_end: addDays(today(), 90),
   });
   expect(policy.status).toBe(201);
-  const readings = await api.post('/insurance/index-readings', dataProvider, {
+  const readings = await api.post('/insurance/index-readings', dataProviderOf(insurer), {
     readings: [40, 40, 40, 40, 20].map((value, offset) => ({
       farm_id: farm.body.farm_id,
       field_id: field.body.field_id,
@@ -160,7 +166,9 @@ describe('trigger.breached webhooks', () => {
       expect(response.body).toMatchObject({ code: 'validation_failed' });
       expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
     }
-    const notInsurer = await api.post('/insurance/webhooks/trigger-events', dataProvider, { url: receiver.url('/x') });
+    const notInsurer = await api.post('/insurance/webhooks/trigger-events', dataProviderOf(insurer), {
+      url: receiver.url('/x'),
+    });
     expect(notInsurer.status).toBe(403);
     const noOrg = await api.post(
       '/insurance/webhooks/trigger-events',
