@@ -12,7 +12,9 @@ import { demoReadings, FLOOD_DAYS, type Flood } from './demo-weather';
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
 const farmer: DevTokenClaims = { sub: 'demo-farmer', givenName: 'Wanjiru', familyName: 'Kamau' };
 const insurer: DevTokenClaims = { sub: 'demo-underwriter', org: 'demo-insurer', roles: ['insurer'] };
-const dataProvider: DevTokenClaims = { sub: 'demo-weather-feed', org: 'demo-data-provider', roles: ['data_provider'] };
+// The insurer's own weather feed: a policy that names no source trusts only the field readings posted by its
+// own organization's data providers (SPEC §7 Index data).
+const dataProvider: DevTokenClaims = { sub: 'demo-weather-feed', org: insurer.org, roles: ['data_provider'] };
 
 const SUM_INSURED = 250_000;
 const CURRENCY = 'KES';
