@@ -107,7 +107,9 @@ const post = async (path: string, headers: Record<string, string>, body: unknown
 try {
   const farmer = await headersFor({ sub: 'bench-farmer', givenName: 'Bench', familyName: 'Mark' });
   const insurer = await headersFor({ sub: 'bench-underwriter', org: 'org-bench', roles: ['insurer'] });
-  const provider = await headersFor({ sub: 'bench-feed', org: 'org-data', roles: ['data_provider'] });
+  // The insurer's own organization's data provider: a policy that names no source reads only its own
+  // organization's field readings.
+  const provider = await headersFor({ sub: 'bench-feed', org: 'org-bench', roles: ['data_provider'] });
 
   const { farm_id } = await post('/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
   const fieldBody = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, crop_type: 'maize' };

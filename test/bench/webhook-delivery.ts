@@ -69,7 +69,9 @@ const sampler = setInterval(() => void sampleRss().catch(() => {}), 500);
 try {
   const insurer: Caller = { sub: 'underwriter-bench', org: 'org-bench', roles: ['insurer'] };
   const owner: Caller = { sub: 'farmer-bench', givenName: 'Amina', familyName: 'Otieno' };
-  const dataProvider: Caller = { sub: 'weather-feed', org: 'org-data', roles: ['data_provider'] };
+  // The insurer's own organization's data provider: a policy that names no source reads only its own
+  // organization's field readings.
+  const dataProvider: Caller = { sub: 'weather-feed', org: insurer.org, roles: ['data_provider'] };
   const subscription = await api.post('/insurance/webhooks/trigger-events', insurer, { url: receiverUrl });
   if (subscription.status !== 201) throw new Error(`subscribe: ${subscription.status}`);
 
