@@ -85,6 +85,8 @@ describe('policies projection', () => {
         calendarDateOf(eb.ref('window_start')).as('window_start'),
         calendarDateOf(eb.ref('window_end')).as('window_end'),
         'evaluated_at',
+        'days_with_reading',
+        'days_in_window',
         'payout_id',
       ])
       .orderBy('evaluated_at')
@@ -138,14 +140,26 @@ describe('policies projection', () => {
         window_start: '2026-04-01',
         window_end: '2026-04-05',
         evaluated_at: new Date('2026-04-05T06:00:00.000Z'),
+        // One day of the window's five held a reading, as the TriggerEvaluated says.
+        days_with_reading: 1,
+        days_in_window: 5,
         payout_id: floodPayoutId,
       },
-      expect.objectContaining({ evaluation_id: 'eval-2', peril: 'flood', breached: true, payout_id: null }),
+      expect.objectContaining({
+        evaluation_id: 'eval-2',
+        peril: 'flood',
+        breached: true,
+        days_with_reading: 1,
+        days_in_window: 7,
+        payout_id: null,
+      }),
       expect.objectContaining({
         evaluation_id: 'eval-2',
         peril: 'storm',
         observed_value: 30,
         severity: 0.333333,
+        days_with_reading: 1,
+        days_in_window: 7,
         payout_id: expect.any(String),
       }),
     ]);
@@ -182,5 +196,19 @@ describe('policies projection', () => {
     await empty();
     for (const event of log) await applyBatch(t.db, policiesProjection, [event]);
     expect(await dump()).toEqual(whole);
+  });
+
+  it('keeps no coverage for an evaluation recorded before coverage was', async () => {
+    await empty();
+    const withoutCoverage = log.map((event) => {
+      if (event.type !== 'TriggerEvaluated') return event;
+      const { coverage: _, ...data } = event.data as Record<string, unknown>;
+      return { ...event, data };
+    });
+    await applyBatch(t.db, policiesProjection, withoutCoverage);
+    const { evaluations } = await dump();
+    expect(evaluations).toHaveLength(3);
+    for (const evaluation of evaluations)
+      expect(evaluation).toMatchObject({ days_with_reading: null, days_in_window: null });
   });
 });

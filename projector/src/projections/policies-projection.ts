@@ -52,9 +52,16 @@ const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): Pol
 
 const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
   if (event.type !== 'TriggerEvaluated') return undefined;
-  // The history shows neither the readings used nor their coverage: those stay in the event.
-  const { comparison: _, readings_used: __, coverage: ___, ...evaluation } = event.data;
-  return { ...evaluation, organization_id: organizationId, payout_id: null };
+  // The history shows the coverage the evaluation was judged on, not the count of readings used: that
+  // stays in the event. An evaluation recorded before coverage was has none (null).
+  const { comparison: _, readings_used: __, coverage, ...evaluation } = event.data;
+  return {
+    ...evaluation,
+    organization_id: organizationId,
+    days_with_reading: coverage?.days_with_reading ?? null,
+    days_in_window: coverage?.days_in_window ?? null,
+    payout_id: null,
+  };
 };
 
 /** Serialises this projection's batches across processes (a second projector or a rebuild on the same

@@ -63,6 +63,10 @@ export interface PolicyEvaluationsTable {
   window_start: CalendarDateColumn;
   window_end: CalendarDateColumn;
   evaluated_at: Timestamp;
+  /** The coverage the evaluation was judged on: days of the window with a reading, and the window's days.
+   *  Null when its TriggerEvaluated has none (recorded before coverage was). */
+  days_with_reading: number | null;
+  days_in_window: number | null;
   /** The payout this peril got in this evaluation, if any. */
   payout_id: string | null;
 }
