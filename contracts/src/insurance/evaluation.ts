@@ -66,6 +66,8 @@ export const TriggerEvaluationHistoryItem = z
     window_start: CalendarDate,
     window_end: CalendarDate,
     evaluated_at: DateTime,
+    /** The coverage this evaluation was judged on; absent on evaluations recorded before coverage was. */
+    coverage: DataCoverage.optional(),
     /** Present only when this peril paid in this evaluation. */
     payout: Payout.optional(),
   })

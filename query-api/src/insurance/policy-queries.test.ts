@@ -327,6 +327,8 @@ describe('insurance queries', () => {
         window_start: '2026-04-01',
         window_end: '2026-04-05',
         evaluated_at: '2026-04-05T06:00:00.000Z',
+        // A reading on one day of the window's five: a maximum is evaluated on the days present.
+        coverage: { days_with_reading: 1, days_in_window: 5 },
         payout: {
           payout_id: expect.any(String),
           amount: 3333.33,
@@ -335,6 +337,41 @@ describe('insurance queries', () => {
           settled_at: '2026-04-06T09:00:00.000Z',
         },
       });
+    });
+
+    it('shows the coverage each evaluation was judged on, and none for one recorded before coverage was', async () => {
+      const { body } = await get('/insurance/policies/a-claimed/evaluations', insurerA);
+      expect(body.items.map((item: any) => item.coverage)).toEqual([
+        { days_with_reading: 1, days_in_window: 7 },
+        { days_with_reading: 1, days_in_window: 7 },
+        { days_with_reading: 1, days_in_window: 5 },
+      ]);
+      // The row the projector writes for a TriggerEvaluated without coverage.
+      await t.db
+        .insertInto('policy_evaluations')
+        .values({
+          evaluation_id: 'eval-old',
+          peril: 'flood',
+          policy_id: 'b-flood',
+          organization_id: 'org-b',
+          trigger_index: 'max_5day_rainfall_mm',
+          observed_value: 90,
+          threshold: 150,
+          breached: false,
+          severity: 0,
+          as_of: '2026-04-07',
+          window_start: '2026-04-05',
+          window_end: '2026-04-07',
+          evaluated_at: '2026-04-07T06:00:00.000Z',
+          days_with_reading: null,
+          days_in_window: null,
+          payout_id: null,
+        })
+        .execute();
+      const old = (await get('/insurance/policies/b-flood/evaluations', insurerB)).body;
+      expect(old.items).toHaveLength(1);
+      expect(old.items[0]).toMatchObject({ evaluation_id: 'eval-old', observed_value: 90 });
+      expect(old.items[0]).not.toHaveProperty('coverage');
     });
 
     it('pages the history and refuses out-of-range pages', async () => {

@@ -32,6 +32,7 @@ const LIST_ITEM_KEYS = [
 const HISTORY_ITEM_KEYS = [
   'as_of',
   'breached',
+  'coverage',
   'evaluated_at',
   'evaluation_id',
   'observed_value',
@@ -492,6 +493,8 @@ describe('GET /insurance/policies/{policy_id}/evaluations (endpoint 7)', () => {
       window_start: policy.term_start,
       window_end: today(),
       evaluated_at: expect.stringMatching(ISO_TIMESTAMP),
+      // Rain on the first 5 of the window's 6 days (term start to today).
+      coverage: { days_with_reading: 5, days_in_window: 6 },
       payout: { payout_id: expect.any(String), amount: 2000, currency: 'USD', status: 'approved' },
     });
 
@@ -534,13 +537,19 @@ describe('GET /insurance/policies/{policy_id}/evaluations (endpoint 7)', () => {
     expect(newFlood.evaluated_at > flood.evaluated_at).toBe(true);
     // Flood was already paid for this depth: its item has no payout.
     expect(Object.keys(newFlood).sort()).toEqual(HISTORY_ITEM_KEYS);
-    expect(newFlood).toMatchObject({ breached: true, severity: 0.2, observed_value: 180 });
+    expect(newFlood).toMatchObject({
+      breached: true,
+      severity: 0.2,
+      observed_value: 180,
+      coverage: { days_with_reading: 5, days_in_window: 6 },
+    });
     expect(newStorm).toMatchObject({
       trigger_index: 'max_wind_speed_ms',
       observed_value: 28,
       threshold: 25,
       breached: true,
       severity: 0.2,
+      coverage: { days_with_reading: 1, days_in_window: 6 },
       payout: { payout_id: expect.any(String), amount: 2000, currency: 'USD', status: 'approved' },
     });
     expect(newStorm.payout.payout_id).not.toBe(flood.payout.payout_id);

@@ -39,6 +39,8 @@ export const listEvaluations =
           calendarDateOf(eb.ref('e.window_start')).as('window_start'),
           calendarDateOf(eb.ref('e.window_end')).as('window_end'),
           'e.evaluated_at',
+          'e.days_with_reading',
+          'e.days_in_window',
           'p.payout_id',
           'p.amount_minor',
           'p.currency',
@@ -65,6 +67,10 @@ export const listEvaluations =
         window_start: row.window_start,
         window_end: row.window_end,
         evaluated_at: isoTimestamp(row.evaluated_at),
+        // Recorded only since TriggerEvaluated carries it: an older evaluation shows none.
+        ...(row.days_with_reading === null || row.days_in_window === null
+          ? {}
+          : { coverage: { days_with_reading: row.days_with_reading, days_in_window: row.days_in_window } }),
         ...(row.payout_id === null || row.amount_minor === null || row.currency === null || row.payout_status === null
           ? {}
           : {
