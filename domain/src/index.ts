@@ -1,4 +1,4 @@
-export { type Actor, canActForOrganization } from './actor';
+export { type Actor, type ActorInRoles, canActForOrganization, holdsRole } from './actor';
 export { type Aggregate, type StreamName, streamName } from './aggregate';
 export { DomainError, type RefusalReason } from './domain-error';
 export * from './farmers';
