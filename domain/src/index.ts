@@ -3,6 +3,7 @@ export { type Aggregate, type StreamName, streamName } from './aggregate';
 export { DomainError, type RefusalReason } from './domain-error';
 export * from './farmers';
 export * from './farms';
+export * from './index-sources';
 export * from './insurance';
 export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
