@@ -1,8 +1,9 @@
-export { type Actor, canActForOrganization } from './actor';
+export { type Actor, type ActorInRoles, canActForOrganization, holdsRole } from './actor';
 export { type Aggregate, type StreamName, streamName } from './aggregate';
 export { DomainError, type RefusalReason } from './domain-error';
 export * from './farmers';
 export * from './farms';
+export * from './index-sources';
 export * from './insurance';
 export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';

@@ -8,9 +8,10 @@ export const GeoPoint = z
   })
   .openapi('GeoPoint');
 
-export const FieldId = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be 1-64 letters, digits, _ or -' });
+/** A field id: no '/', so `<farm_id>/<field_id>` names a field as a reading location unambiguously. */
+export const FIELD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export const FieldId = z.string().regex(FIELD_ID_PATTERN, { message: 'must be 1-64 letters, digits, _ or -' });
 
 export const FieldRegisterRequest = z
   .strictObject({

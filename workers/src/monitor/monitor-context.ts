@@ -8,7 +8,7 @@ export const MONITOR_SUBJECT = 'system:monitor';
  *  One id per tick is both correlation and causation of everything that tick records. */
 export const monitorContext = (organizationId: string, now: Date, tickId: string): CommandContext => ({
   principal: { sub: MONITOR_SUBJECT, organizationId, roles: [] },
-  actor: { subject: MONITOR_SUBJECT, organizationId, isAdmin: false },
+  actor: { subject: MONITOR_SUBJECT, organizationId, isAdmin: false, roles: [] },
   requestId: tickId,
   correlationId: tickId,
   now,

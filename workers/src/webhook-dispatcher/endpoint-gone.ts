@@ -11,7 +11,7 @@ const dispatcherContext = (organizationId: string, now: Date): CommandContext =>
   const id = uuidv7();
   return {
     principal: { sub: DISPATCHER_SUBJECT, organizationId, roles: [] },
-    actor: { subject: DISPATCHER_SUBJECT, organizationId, isAdmin: false },
+    actor: { subject: DISPATCHER_SUBJECT, organizationId, isAdmin: false, roles: [] },
     requestId: id,
     correlationId: id,
     now,

@@ -1,0 +1,43 @@
+import type { IndexSourceEvent, IndexSourceRegisterRequest } from '@cropcover/contracts';
+import { type ActorInRoles, holdsRole } from '../actor';
+import { DomainError } from '../domain-error';
+import type { IndexSourceState } from './index-source';
+
+export interface RegisterIndexSource {
+  readonly actor: ActorInRoles;
+  readonly sourceId: string;
+  readonly request: IndexSourceRegisterRequest;
+  readonly now: Date;
+}
+
+/** A data provider (or an admin) registers a source for its organization, which alone may then write the
+ *  source's readings. */
+export const registerIndexSource = (command: RegisterIndexSource, state: IndexSourceState): IndexSourceEvent[] => {
+  const { actor, request } = command;
+  if (!holdsRole(actor, 'data_provider')) {
+    throw new DomainError('forbidden', 'forbidden', 'registering an index source needs the data_provider role');
+  }
+  if (actor.organizationId === null) {
+    throw new DomainError('forbidden', 'organization_required', 'a source belongs to an organization (org_id)');
+  }
+  if (state.status === 'registered') {
+    throw new DomainError('conflict', 'source_exists', `index source ${command.sourceId} already exists`);
+  }
+  return [
+    {
+      type: 'IndexSourceRegistered',
+      data: {
+        source_id: command.sourceId,
+        organization_id: actor.organizationId,
+        name: request.name,
+        index: request.index,
+        kind: request.kind,
+        stations: request.kind === 'station' ? request.stations : null,
+        radius_km: request.kind === 'station' ? request.radius_km : null,
+        resolution_deg: request.kind === 'grid' ? request.resolution_deg : null,
+        registered_by: actor.subject,
+        registered_at: command.now.toISOString(),
+      },
+    },
+  ];
+};
