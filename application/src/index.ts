@@ -1,4 +1,5 @@
 export { actorOf } from './actor-of';
+export { checkEvaluationDigests, type DigestCheck } from './audit/evaluation-digests';
 export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';

@@ -11,6 +11,7 @@ export {
   type ProjectionProgress,
 } from './progress-channel';
 export { loadReadingHistory } from './queries/reading-history';
+export { loadSeriesReadings, type SeriesQuery } from './queries/series-readings';
 export type * from './read-models';
 export {
   createReadModelConsistency,
