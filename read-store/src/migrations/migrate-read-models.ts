@@ -8,6 +8,7 @@ import { idempotencyKeys } from './0004-idempotency-keys';
 import { webhookTables } from './0005-webhooks';
 import { webhookTargetPositions } from './0006-webhook-target-positions';
 import { idempotencyKeyScope } from './0007-idempotency-key-scope';
+import { indexSources } from './0009-index-sources';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0005-webhooks': webhookTables,
   '0006-webhook-target-positions': webhookTargetPositions,
   '0007-idempotency-key-scope': idempotencyKeyScope,
+  '0009-index-sources': indexSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
