@@ -23,6 +23,7 @@ export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/webhook-secret-tables';
 export type * from './schema/projector/checkpoint-tables';
+export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';
 export type * from './schema/projector/registry-tables';
 export type * from './schema/projector/webhook-tables';

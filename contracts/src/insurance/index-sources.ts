@@ -141,6 +141,9 @@ export const IndexSourcesQuery = z.strictObject({
 });
 export type IndexSourcesQuery = z.infer<typeof IndexSourcesQuery>;
 
+/** Any id up to 100 characters: an unknown one is a 404 like every other resource's, never a 400. */
+export const IndexSourcePathParams = z.strictObject({ source_id: z.string().min(1).max(100) });
+
 export const IndexSourceId = z.string().uuid().openapi({ description: 'a registered index source' });
 
 /** The source a quote or issue names per peril; a peril left out takes the deployment's default for its

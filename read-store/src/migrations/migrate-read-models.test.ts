@@ -33,6 +33,7 @@ describe('read-model migrations', () => {
       'idempotency_keys',
       'index_reading_revisions',
       'index_readings',
+      'index_sources',
       'policies',
       'policy_counts',
       'policy_evaluations',

@@ -1,0 +1,47 @@
+import { handleCommand } from '@cropcover/application';
+import { type IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
+import {
+  indexSourceAggregate,
+  indexSourceStream,
+  type RegisteredIndexSource,
+  registerIndexSource,
+} from '@cropcover/domain';
+import { parseBody } from '@cropcover/runtime';
+import type { RequestHandler } from 'express';
+import { v7 as uuidv7 } from 'uuid';
+import type { CommandApiDeps } from '../../command-api-deps';
+import { commandContextOf } from '../../command-context';
+import { awaitReadModels } from '../../read-your-writes';
+
+/** The source as GET shows it: a kind's own fields only. */
+const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
+  source_id: source.sourceId,
+  organization_id: source.organizationId,
+  name: source.name,
+  index: source.index,
+  kind: source.kind,
+  ...(source.kind === 'station' ? { stations: [...source.stations] } : {}),
+  ...(source.radiusKm === null ? {} : { radius_km: source.radiusKm }),
+  ...(source.resolutionDeg === null ? {} : { resolution_deg: source.resolutionDeg }),
+  registered_at: source.registeredAt,
+});
+
+/** POST /insurance/index-sources — a data provider (or an admin) registers a source of index data for its
+ *  organization (SPEC §7); policies then name it, and only its owner writes its readings. */
+export const registerIndexSourceRoute =
+  (deps: CommandApiDeps): RequestHandler =>
+  async (req, res) => {
+    const request = parseBody(IndexSourceRegisterRequest, req);
+    const context = commandContextOf(req, deps.clock.now());
+    const sourceId = uuidv7();
+    const outcome = await handleCommand(
+      deps.eventStore,
+      indexSourceStream(sourceId),
+      indexSourceAggregate,
+      (state) => registerIndexSource({ actor: context.actor, sourceId, request, now: context.now }, state),
+      context,
+    );
+    if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
+    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+    res.status(201).location(`/insurance/index-sources/${sourceId}`).json(indexSourceResponse(outcome.state.source));
+  };
