@@ -118,7 +118,7 @@ describe('a policy reads only its frozen source and location', () => {
     expect(own.status).toBe(200);
     const paid = await evaluate(policy.policy_id);
     expect(paid.body).toMatchObject({ total_payout: 5000, payout_count: 1 });
-  });
+  }, 60_000);
 
   it('pays two fields of one grid cell from one posted series', async () => {
     // Both fields lie in the 0.05° cell whose south-west corner is (-1.3, 36.8).
@@ -149,11 +149,11 @@ describe('a policy reads only its frozen source and location', () => {
 
     for (const policy of policies) {
       const response = await evaluate(policy.policy_id);
-      // 5-day rain 200 mm: severity (200 − 150) / (300 − 150) of 10,000.
-      expect(response.body).toMatchObject({ total_payout: 3333, payout_count: 1 });
+      // 5-day rain 200 mm: severity (200 − 150) / (300 − 150) of USD 10,000.
+      expect(response.body).toMatchObject({ total_payout: 3333.33, payout_count: 1 });
       expect(response.body.events[0]).toMatchObject({ peril: 'flood', observed_value: 200 });
     }
-  });
+  }, 60_000);
 
   it('makes the audit CLI report the digest mismatch of an evaluation whose reading was revised', async () => {
     const field = await fieldAt({ lat: 10.05, lon: 179.99 });
@@ -166,8 +166,13 @@ describe('a policy reads only its frozen source and location', () => {
     const policy = await issue(field, ['flood'], { flood: grid });
     // Exactly on the cell's south edge: the field belongs to the cell north of it.
     expect(policy.triggers[0].data_source.location).toBe('10.05,179.95');
-    await api.post('/insurance/index-readings', weatherService, rainByDay(grid, '10.05,179.95', [40, 40, 40, 40, 40]));
-    expect((await evaluate(policy.policy_id)).body).toMatchObject({ total_payout: 3333 });
+    const posted = await api.post(
+      '/insurance/index-readings',
+      weatherService,
+      rainByDay(grid, '10.05,179.95', [40, 40, 40, 40, 40]),
+    );
+    expect(posted.body).toEqual({ accepted: 5, inserted: 5, updated: 0 });
+    expect((await evaluate(policy.policy_id)).body).toMatchObject({ total_payout: 3333.33 });
 
     const audit = async () =>
       (
