@@ -13,16 +13,16 @@ import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { awaitReadModels } from '../../read-your-writes';
 
-/** The source as GET shows it: a kind's own fields only. */
+/** The source as GET shows it. */
 const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
   source_id: source.sourceId,
   organization_id: source.organizationId,
   name: source.name,
   index: source.index,
   kind: source.kind,
-  ...(source.kind === 'station' ? { stations: [...source.stations] } : {}),
-  ...(source.radiusKm === null ? {} : { radius_km: source.radiusKm }),
-  ...(source.resolutionDeg === null ? {} : { resolution_deg: source.resolutionDeg }),
+  stations: source.kind === 'station' ? [...source.stations] : null,
+  radius_km: source.radiusKm,
+  resolution_deg: source.resolutionDeg,
   registered_at: source.registeredAt,
 });
 
