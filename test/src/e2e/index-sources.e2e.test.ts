@@ -132,9 +132,10 @@ describe('POST /insurance/index-sources', () => {
     expect(await sourceCount()).toBe(before);
   });
 
-  it('refuses an insurer with 403 and registers nothing', async () => {
+  it('refuses an insurer with 403, whatever the body, and registers nothing', async () => {
     const before = await sourceCount();
     expectProblem(await api.post(PATH, insurer, gridBody), 403, 'forbidden');
+    expectProblem(await api.post(PATH, insurer, { ...gridBody, resolution_deg: 0.07 }), 403, 'forbidden');
     expect(await sourceCount()).toBe(before);
   });
 

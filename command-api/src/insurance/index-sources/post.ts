@@ -5,6 +5,7 @@ import {
   indexSourceStream,
   type RegisteredIndexSource,
   registerIndexSource,
+  sourceOwnerFor,
 } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
@@ -31,8 +32,9 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
 export const registerIndexSourceRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
-    const request = parseBody(IndexSourceRegisterRequest, req);
     const context = commandContextOf(req, deps.clock.now());
+    sourceOwnerFor(context.actor);
+    const request = parseBody(IndexSourceRegisterRequest, req);
     const sourceId = uuidv7();
     const outcome = await handleCommand(
       deps.eventStore,
