@@ -114,9 +114,11 @@ export const IndexSource = z
     name: z.string(),
     index: ReadingIndex,
     kind: IndexSourceKind,
-    stations: z.array(Station).optional(),
-    radius_km: z.number().optional(),
-    resolution_deg: z.number().optional(),
+    /** Station sources only, else null (optional fields are present with null, as everywhere). */
+    stations: z.array(Station).nullable(),
+    radius_km: z.number().nullable(),
+    /** Grid sources only, else null. */
+    resolution_deg: z.number().nullable(),
     registered_at: DateTime,
   })
   .openapi('IndexSource');

@@ -1,7 +1,6 @@
 // Test-only builders other packages' tests share; nothing outside a test imports this folder.
 
 export {
-  dataProvider,
   fieldSourceRegistered,
   gridSourceRegistered,
   stationSourceRegistered,

@@ -61,6 +61,7 @@ describe('POST /insurance/index-sources', () => {
       kind: 'station',
       stations: stationBody.stations,
       radius_km: 25,
+      resolution_deg: null,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
     expect(posted.headers.get('location')).toBe(`${PATH}/${posted.body.source_id}`);
@@ -71,7 +72,7 @@ describe('POST /insurance/index-sources', () => {
     expect(read.body).toEqual(posted.body);
   });
 
-  it('registers a grid source and a field source, each with only its own fields', async () => {
+  it('registers a grid source and a field source, the fields of other kinds null', async () => {
     const grid = await api.post(PATH, provider, gridBody);
     expect(grid.status).toBe(201);
     expect(grid.body).toEqual({
@@ -80,6 +81,8 @@ describe('POST /insurance/index-sources', () => {
       name: 'CHIRPS v2 0.05°',
       index: 'rainfall_mm',
       kind: 'grid',
+      stations: null,
+      radius_km: null,
       resolution_deg: 0.05,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
@@ -92,6 +95,9 @@ describe('POST /insurance/index-sources', () => {
       name: 'Soil probes',
       index: 'ndvi',
       kind: 'field',
+      stations: null,
+      radius_km: null,
+      resolution_deg: null,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
     expect((await api.get(`${PATH}/${field.body.source_id}`, provider)).body).toEqual(field.body);
@@ -126,9 +132,10 @@ describe('POST /insurance/index-sources', () => {
     expect(await sourceCount()).toBe(before);
   });
 
-  it('refuses an insurer with 403 and registers nothing', async () => {
+  it('refuses an insurer with 403, whatever the body, and registers nothing', async () => {
     const before = await sourceCount();
     expectProblem(await api.post(PATH, insurer, gridBody), 403, 'forbidden');
+    expectProblem(await api.post(PATH, insurer, { ...gridBody, resolution_deg: 0.07 }), 403, 'forbidden');
     expect(await sourceCount()).toBe(before);
   });
 

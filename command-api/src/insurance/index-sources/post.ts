@@ -5,6 +5,7 @@ import {
   indexSourceStream,
   type RegisteredIndexSource,
   registerIndexSource,
+  sourceOwnerFor,
 } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
@@ -13,16 +14,16 @@ import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { awaitReadModels } from '../../read-your-writes';
 
-/** The source as GET shows it: a kind's own fields only. */
+/** The source as GET shows it. */
 const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
   source_id: source.sourceId,
   organization_id: source.organizationId,
   name: source.name,
   index: source.index,
   kind: source.kind,
-  ...(source.kind === 'station' ? { stations: [...source.stations] } : {}),
-  ...(source.radiusKm === null ? {} : { radius_km: source.radiusKm }),
-  ...(source.resolutionDeg === null ? {} : { resolution_deg: source.resolutionDeg }),
+  stations: source.kind === 'station' ? [...source.stations] : null,
+  radius_km: source.radiusKm,
+  resolution_deg: source.resolutionDeg,
   registered_at: source.registeredAt,
 });
 
@@ -31,8 +32,9 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
 export const registerIndexSourceRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
-    const request = parseBody(IndexSourceRegisterRequest, req);
     const context = commandContextOf(req, deps.clock.now());
+    sourceOwnerFor(context.actor);
+    const request = parseBody(IndexSourceRegisterRequest, req);
     const sourceId = uuidv7();
     const outcome = await handleCommand(
       deps.eventStore,

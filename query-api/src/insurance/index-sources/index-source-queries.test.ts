@@ -115,7 +115,7 @@ describe('index source queries', () => {
       }
     });
 
-    it('shows each source with its own kind of location data only', async () => {
+    it('shows each source with its own kind of location data, the others null', async () => {
       const { body } = await get('/insurance/index-sources', insurer);
       expect(body.items).toEqual([
         {
@@ -124,6 +124,9 @@ describe('index source queries', () => {
           name: 'A field source',
           index: 'ndvi',
           kind: 'field',
+          stations: null,
+          radius_km: null,
+          resolution_deg: null,
           registered_at: '2026-03-03T00:00:00.000Z',
         },
         {
@@ -132,6 +135,8 @@ describe('index source queries', () => {
           name: 'A grid source',
           index: 'rainfall_mm',
           kind: 'grid',
+          stations: null,
+          radius_km: null,
           resolution_deg: 0.05,
           registered_at: '2026-03-02T00:00:00.000Z',
         },
@@ -143,6 +148,7 @@ describe('index source queries', () => {
           kind: 'station',
           stations: stationSourceRegistered.data.stations,
           radius_km: 25,
+          resolution_deg: null,
           registered_at: '2026-03-01T00:00:00.000Z',
         },
       ]);

@@ -9,15 +9,14 @@ import { isoTimestamp } from '../../timestamps';
 export const requireSourceReader = (principal: Principal): string =>
   requireRolesInOrganization(principal, 'insurer', 'data_provider', 'auditor');
 
-/** A row as the API shows it: a kind's own fields only, none of the nulls of the others. */
 export const indexSourceView = (row: Selectable<IndexSourcesTable>): IndexSource => ({
   source_id: row.source_id,
   organization_id: row.organization_id,
   name: row.name,
   index: row.index,
   kind: row.kind,
-  ...(row.stations === null ? {} : { stations: row.stations }),
-  ...(row.radius_km === null ? {} : { radius_km: row.radius_km }),
-  ...(row.resolution_deg === null ? {} : { resolution_deg: row.resolution_deg }),
+  stations: row.stations,
+  radius_km: row.radius_km,
+  resolution_deg: row.resolution_deg,
   registered_at: isoTimestamp(row.registered_at),
 });
