@@ -27,7 +27,9 @@ const season = (low: number, max: number) => fc.oneof(daysUpTo(low), daysUpTo(ma
 
 /** The readings of the days, each on its own date; only those read when `readOnly`. */
 const observations = (days: readonly { value: number; read: boolean }[], readOnly = false): IndexObservation[] =>
-  days.flatMap(({ value, read }, at) => (readOnly && !read ? [] : [{ date: addDays(term.start, at), value }]));
+  days.flatMap(({ value, read }, at) =>
+    readOnly && !read ? [] : [{ date: addDays(term.start, at), value, revision: 1 }],
+  );
 
 /** Days mostly read, sometimes barely: both sides of the 90% line are drawn. */
 const gappySeason = (low: number, max: number) =>
