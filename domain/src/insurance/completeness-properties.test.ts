@@ -61,6 +61,24 @@ describe('a sum or mean over a window with gaps', () => {
       );
     });
 
+    it(`${peril}: a missing day is never read as zero: it weighs more than a reading of zero would`, () => {
+      fc.assert(
+        fc.property(gappySeason(low, max), (days) => {
+          const zeroFilled = days.map((day) => (day.read ? day : { value: 0, read: true }));
+          const gappy = evaluateTrigger(terms, observations(days, true), term.end, term);
+          const asZero = evaluateTrigger(terms, observations(zeroFilled), term.end, term);
+          if (gappy.observedValue === null) return;
+          expect(asZero.observedValue).not.toBeNull();
+          // Both triggers breach low, so a missing day must count for more than a zero reading does.
+          if (days.some((day) => !day.read)) expect(gappy.observedValue).toBeGreaterThan(asZero.observedValue!);
+          else expect(gappy.observedValue).toBe(asZero.observedValue);
+          if (gappy.breached) expect(asZero.breached).toBe(true);
+          expect(gappy.severityPpm).toBeLessThanOrEqual(asZero.severityPpm);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
     it(`${peril}: a window read on under 90% of its days is skipped, never evaluated`, () => {
       fc.assert(
         fc.property(gappySeason(low, max), (days) => {
