@@ -3,7 +3,8 @@ import { CalendarDate } from './calendar-date';
 import { PerilDataSource } from './index-sources';
 import { Peril } from './peril';
 
-/** Each peril's frozen data, as PolicyIssued holds it and the policy view shows it. */
+/** Each peril's frozen data, as PolicyIssued holds it and a quote shows it (the policy view shows it on
+ *  each trigger as `data_source`). */
 export const PolicyDataSources = z.partialRecord(Peril, PerilDataSource).openapi('PolicyDataSources');
 export type PolicyDataSources = z.infer<typeof PolicyDataSources>;
 

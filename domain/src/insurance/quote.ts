@@ -3,6 +3,7 @@ import type { Farm } from '../farms/farm';
 import { PLATFORM_VERSION } from '../platform-version';
 import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
+import { dataOfPeril } from './peril-data';
 import { rateFraction } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
@@ -59,7 +60,7 @@ export const quoteCover = (command: QuoteCover, catalog: ProductCatalog = PRODUC
     ),
     term_start: term.start,
     term_end: term.end,
-    data_sources: command.dataSources,
+    data_sources: Object.fromEntries(request.perils.map((peril) => [peril, dataOfPeril(command.dataSources, peril)])),
     platform_version: PLATFORM_VERSION,
   };
 };

@@ -565,6 +565,7 @@ describe('monitoring and the policy view', () => {
       field_location: '-1.29,36.82',
       next_monitoring_date: '2026-04-05',
     });
+    // Every trigger shows the data it reads: here the policy organization's own readings of the field.
     expect(view.triggers).toEqual([
       {
         peril: 'drought',
@@ -574,6 +575,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'lte',
         data_available: false,
         skipped_reason: 'no_data',
+        data_source: ownFieldData('rainfall_mm'),
       },
       {
         peril: 'flood',
@@ -583,6 +585,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'gte',
         data_available: false,
         skipped_reason: 'no_data',
+        data_source: ownFieldData('rainfall_mm'),
       },
       {
         peril: 'storm',
@@ -592,6 +595,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'gte',
         data_available: true,
         coverage: { days_with_reading: 1, days_in_window: 4 },
+        data_source: ownFieldData('wind_speed_ms'),
       },
     ]);
   });
