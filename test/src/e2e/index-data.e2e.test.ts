@@ -155,6 +155,43 @@ describe('a policy reads only its frozen source and location', () => {
     }
   }, 60_000);
 
+  it('reads the deployment’s default source of an index when the cover names none', async () => {
+    const grid = await register(weatherService, {
+      kind: 'grid',
+      name: 'National rainfall grid',
+      index: 'rainfall_mm',
+      resolution_deg: 0.25,
+    });
+    const configured = await startService({
+      DATABASE_URL: database.url,
+      MONITOR_ENABLED: 'false',
+      INDEX_SOURCE_DEFAULTS: `rainfall_mm=${grid}`,
+    });
+    try {
+      const field = await fieldAt({ lat: -1.29, lon: 36.82 });
+      const response = await apiClient(configured.baseUrl).post('/insurance/policies', insurer, {
+        ...field,
+        perils: ['flood', 'storm'],
+        sum_insured: 10000,
+        currency: 'USD',
+        term_start: addDays(today(), -5),
+        term_end: addDays(today(), 90),
+      });
+      expect(response.status).toBe(201);
+      const [flood, storm] = response.body.triggers;
+      expect(flood.data_source).toEqual({
+        source_id: grid,
+        kind: 'grid',
+        index: 'rainfall_mm',
+        location: '-1.5,36.75',
+      });
+      // No default for wind: the insurer's own readings of the field.
+      expect(storm.data_source).toMatchObject({ source_id: 'organization-fields:org-ins', kind: 'field' });
+    } finally {
+      await configured.stop();
+    }
+  }, 60_000);
+
   it('makes the audit CLI report the digest mismatch of an evaluation whose reading was revised', async () => {
     const field = await fieldAt({ lat: 10.05, lon: 179.99 });
     const grid = await register(weatherService, {
