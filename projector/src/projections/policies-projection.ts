@@ -52,9 +52,11 @@ const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): Pol
 
 const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
   if (event.type !== 'TriggerEvaluated') return undefined;
-  // The history shows the coverage the evaluation was judged on, not the count of readings used: that
-  // stays in the event. An evaluation recorded before coverage was has none (null).
-  const { comparison: _, readings_used: __, coverage, ...evaluation } = event.data;
+  // The history shows the coverage the evaluation was judged on, not the count of readings used nor the
+  // provenance (source, location, digest): those stay in the event, where the audit reads them. An
+  // evaluation recorded before coverage was has none (null). Every other field is a column: name here
+  // each new event field that is not, or the insert fails on an unknown column.
+  const { comparison: _, readings_used: __, provenance: ___, coverage, ...evaluation } = event.data;
   return {
     ...evaluation,
     organization_id: organizationId,
