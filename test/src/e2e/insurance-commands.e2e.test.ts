@@ -279,6 +279,13 @@ describe('POST /insurance/policies (endpoint 3)', () => {
     expect(response.status).toBe(201);
     const policy = response.body;
     expect(Object.keys(policy).sort()).toEqual(POLICY_KEYS);
+    // No source named and no deployment default: both perils read the insurer's own rainfall of the field.
+    const ownRainfall = {
+      source_id: 'organization-fields:org-a',
+      kind: 'field',
+      index: 'rainfall_mm',
+      location: `${field.farm_id}/${field.field_id}`,
+    };
     expect(policy).toEqual({
       policy_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       organization_id: 'org-a',
@@ -303,6 +310,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           comparison: 'lte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownRainfall,
         },
         {
           peril: 'flood',
@@ -312,6 +320,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           comparison: 'gte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownRainfall,
         },
       ],
       status: 'active',
