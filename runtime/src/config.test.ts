@@ -56,7 +56,8 @@ describe('loadConfig', () => {
       MONITOR_ENABLED: 'false',
       WEBHOOK_ALLOW_INSECURE: 'true',
       WEBHOOK_RETRY_SCALE: '0.001',
-      INDEX_SOURCE_DEFAULTS: 'rainfall_mm=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8, ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
+      INDEX_SOURCE_DEFAULTS:
+        'rainfall_mm=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8, ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
     });
     expect(config).toMatchObject({
       port: 8080,
