@@ -1,4 +1,5 @@
 export { actorOf } from './actor-of';
+export { checkEvaluationDigests, type DigestCheck } from './audit/evaluation-digests';
 export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';
@@ -6,14 +7,18 @@ export { type DomainEvent, toNewEvent } from './event-envelope';
 export { type CommandOutcome, handleCommand, type LoadedStream, loadAggregate, loadStream } from './handle-command';
 export { FUTURE_DATE_MESSAGE, isDatedAfter, refuseFutureReadings } from './index-readings/future-readings';
 export {
-  CSV_HEADER,
+  CSV_FIELD_HEADER,
+  CSV_SOURCE_HEADER,
+  type CsvImporter,
   type CsvImportOptions,
   type CsvImportOutcome,
   importReadingsCsv,
 } from './index-readings/import-readings-csv';
-export { type RecordedReadings, recordIndexReadings } from './index-readings/record-index-readings';
+export { type RecordedReadings, recordIndexReadings, type SourceReading } from './index-readings/record-index-readings';
+export { sourceReadingsOf } from './index-readings/source-readings';
 export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
-export { loadPricingHistory, type PricingHistoryQuery } from './policies/pricing-history';
+export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
+export { loadPricingHistory } from './policies/pricing-history';
 export { readingHistoryFrom } from './readings/reading-history';
 export { newWebhookSecret, storeWebhookSecret, webhookSigningKey } from './webhooks/webhook-secret';

@@ -1,4 +1,5 @@
 import type { PolicyEnvironment } from '@cropcover/contracts';
+import type { IndexSourceDefaults } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
@@ -15,4 +16,6 @@ export interface CommandApiDeps {
   readonly environment: PolicyEnvironment;
   /** WEBHOOK_ALLOW_INSECURE: webhook URLs may be http and private hosts (local development, tests). */
   readonly webhookAllowInsecure: boolean;
+  /** INDEX_SOURCE_DEFAULTS: what a quote or issue naming no source for a peril reads. */
+  readonly indexSourceDefaults: IndexSourceDefaults;
 }

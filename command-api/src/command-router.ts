@@ -8,6 +8,7 @@ import { updateOwnFarmerProfile } from './farms/farmers/me/put';
 import { createFarmerProfile } from './farms/farmers/post';
 import { idempotencyKey } from './idempotency/idempotency-key';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
+import { registerIndexSourceRoute } from './insurance/index-sources/post';
 import { settlePayoutRoute } from './insurance/payouts/[payout_id]/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/[policy_id]/evaluate/post';
 import { lapsePolicyRoute } from './insurance/policies/[policy_id]/lapse/post';
@@ -32,6 +33,7 @@ export const createCommandRouter = (deps: CommandApiDeps): Router => {
   router.post('/insurance/policies/:policy_id/lapse', lapsePolicyRoute(deps));
   router.post('/insurance/payouts/:payout_id/settle', settlePayoutRoute(deps));
   router.post('/insurance/index-readings', recordIndexReadingsRoute(deps));
+  router.post('/insurance/index-sources', registerIndexSourceRoute(deps));
   router.post('/insurance/webhooks/trigger-events', createWebhookSubscriptionRoute(deps));
   router.delete('/insurance/webhooks/:webhook_id', deactivateWebhookSubscriptionRoute(deps));
   return router;

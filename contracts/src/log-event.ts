@@ -1,4 +1,5 @@
 import { PolicyEvent } from './insurance/events';
+import { IndexSourceEvent } from './insurance/index-sources';
 import { FarmEvent, FarmerEvent, ShareableIdEvent } from './registry/events';
 import { WebhookSubscriptionEvent } from './webhooks/events';
 import { z } from './zod';
@@ -10,5 +11,6 @@ export const LogEvent = z.discriminatedUnion('type', [
   FarmerEvent,
   ShareableIdEvent,
   WebhookSubscriptionEvent,
+  IndexSourceEvent,
 ]);
 export type LogEvent = z.infer<typeof LogEvent>;

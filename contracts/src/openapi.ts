@@ -9,6 +9,11 @@ import {
   IndexReadingsQuery,
   IndexReadingsRequest,
   IndexReadingsResponse,
+  IndexSource,
+  IndexSourceList,
+  IndexSourcePathParams,
+  IndexSourceRegisterRequest,
+  IndexSourcesQuery,
   LapseRequest,
   Payout,
   PayoutPathParams,
@@ -292,6 +297,49 @@ const registerInsuranceRoutes = (registry: OpenAPIRegistry): void => {
   });
 };
 
+const registerIndexSourceRoutes = (registry: OpenAPIRegistry): void => {
+  const sources = ['Index data'];
+  const anyRole = problem('No role, or no org_id in the token');
+  registry.registerPath({
+    method: 'post',
+    path: '/insurance/index-sources',
+    tags: sources,
+    summary: "Register a source of index data (station, grid or field) for the caller's organization",
+    description:
+      'Roles data_provider or admin. Only the owning organization writes its readings. A grid resolution must ' +
+      'divide 180° into whole cells (at most 6 decimals); cells tile from (−90, −180) and a point on an edge ' +
+      'belongs to the cell north or east of it. A field reads the nearest station within radius_km ' +
+      '(default 25), ties to the smaller station_id.',
+    request: body(IndexSourceRegisterRequest),
+    responses: {
+      201: json(IndexSource, 'Registered; Location names it'),
+      403: problem('Not a data provider, or no org_id in the token'),
+      ...commonErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/index-sources',
+    tags: sources,
+    summary: "Every organization's index sources, newest first; filters combine with AND",
+    request: { query: IndexSourcesQuery },
+    responses: { 200: json(IndexSourceList, 'A page of sources'), 403: anyRole, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/index-sources/{source_id}',
+    tags: sources,
+    summary: 'One index source, whoever registered it',
+    request: { params: IndexSourcePathParams },
+    responses: {
+      200: json(IndexSource, 'The source'),
+      403: anyRole,
+      404: problem('No such index source'),
+      ...commonErrors,
+    },
+  });
+};
+
 const registerWebhookRoutes = (registry: OpenAPIRegistry): void => {
   const webhooks = ['Webhooks'];
   const insurerOnly = problem('Not an insurer, or no org_id in the token');
@@ -346,6 +394,7 @@ export const buildOpenApiDocument = (version: string): ReturnType<OpenApiGenerat
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   registerRegistryRoutes(registry);
   registerInsuranceRoutes(registry);
+  registerIndexSourceRoutes(registry);
   registerWebhookRoutes(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -45,12 +45,17 @@ for (let ms = todayMs - YEARS * 365 * DAY_MS; ms < todayMs; ms += DAY_MS) {
   const dayOfSeason = 365 - (daysBack % 365);
   const rain = random() < 0.45 ? Math.min(28, -Math.log(1 - random()) * 9) : 0;
   const flooded = FLOOD_SEASONS.has(season) && dayOfSeason >= 120 && dayOfSeason < 125;
-  rainfall.push({ date, value: round(flooded ? 45 : DROUGHT_SEASONS.has(season) ? rain * 0.4 : rain, 1) });
+  rainfall.push({ date, value: round(flooded ? 45 : DROUGHT_SEASONS.has(season) ? rain * 0.4 : rain, 1), revision: 1 });
   const stressed = STRESSED_SEASONS.has(season) && dayOfSeason >= 150 && dayOfSeason < 210;
-  ndvi.push({ date, value: round(0.55 + (random() - 0.5) * 0.1 - (stressed ? 0.3 : 0), 3) });
-  wind.push({ date, value: round(STORM_SEASONS.has(season) && dayOfSeason === 200 ? 32 : 3 + 6 * random(), 1) });
+  ndvi.push({ date, value: round(0.55 + (random() - 0.5) * 0.1 - (stressed ? 0.3 : 0), 3), revision: 1 });
+  wind.push({
+    date,
+    value: round(STORM_SEASONS.has(season) && dayOfSeason === 200 ? 32 : 3 + 6 * random(), 1),
+    revision: 1,
+  });
 }
-const history: ReadingHistory = { rainfall_mm: rainfall, ndvi, wind_speed_ms: wind };
+// Each peril reads its own data; drought and flood share the one rainfall list, as the field's own do.
+const history: ReadingHistory = { drought: rainfall, flood: rainfall, vegetation_stress: ndvi, storm: wind };
 
 const msPerRun = (runs: number, price: () => unknown): number => {
   price();
@@ -63,7 +68,7 @@ const msPerRun = (runs: number, price: () => unknown): number => {
 const referenceSeverities = (): number[][] =>
   PERILS.map((peril) => {
     const terms = triggerTermsFor(peril, term);
-    const readings = history[terms.reading] ?? [];
+    const readings = history[peril] ?? [];
     const earliest = readings.reduce((first, { date }) => earlierDate(date, first), today);
     return pastSeasons(term, today, earliest).flatMap(
       (season) => referenceSeasonSeverityPpm(terms, readings, season) ?? [],
@@ -74,9 +79,7 @@ const referenceSeverities = (): number[][] =>
 const severities = (): number[][] =>
   PERILS.map((peril) => {
     const terms = triggerTermsFor(peril, term);
-    return seasonsWithReadings(term, today, history[terms.reading] ?? []).map((season) =>
-      seasonSeverityPpm(terms, season),
-    );
+    return seasonsWithReadings(term, today, history[peril] ?? []).map((season) => seasonSeverityPpm(terms, season));
   });
 if (JSON.stringify(severities()) !== JSON.stringify(referenceSeverities())) {
   throw new Error('the one-pass season severities differ from the reference');

@@ -13,6 +13,7 @@ export { LAG_EVENTS_METRIC, LAG_SECONDS_METRIC } from './lag-metrics';
 export type { Projection } from './projection';
 export { farmersProjection } from './projections/farmers-projection';
 export { farmsProjection } from './projections/farms-projection';
+export { indexSourcesProjection } from './projections/index-sources-projection';
 export { policiesProjection } from './projections/policies-projection';
 export { webhooksProjection } from './projections/webhooks-projection';
 export { type Projector, type ProjectorOptions, startProjector } from './projector';

@@ -1,6 +1,7 @@
 import type { Projection } from './projection';
 import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';
+import { indexSourcesProjection } from './projections/index-sources-projection';
 import { policiesProjection } from './projections/policies-projection';
 import { webhooksProjection } from './projections/webhooks-projection';
 
@@ -8,6 +9,7 @@ import { webhooksProjection } from './projections/webhooks-projection';
 export const readModelProjections: readonly Projection[] = [
   farmersProjection,
   farmsProjection,
+  indexSourcesProjection,
   policiesProjection,
   webhooksProjection,
 ];

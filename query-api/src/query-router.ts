@@ -5,6 +5,8 @@ import { getFarm } from './farms/[farm_id]/get';
 import { lookUpFarmer } from './farms/farmers/[platform_farmer_id]/get';
 import { getOwnFarmerProfile } from './farms/farmers/me/get';
 import { listIndexReadings } from './insurance/index-readings/get';
+import { getIndexSource } from './insurance/index-sources/[source_id]/get';
+import { listIndexSources } from './insurance/index-sources/get';
 import { listEvaluations } from './insurance/policies/[policy_id]/evaluations/get';
 import { listPolicyEvents } from './insurance/policies/[policy_id]/events/get';
 import { getPolicy } from './insurance/policies/[policy_id]/get';
@@ -26,6 +28,8 @@ export const createQueryRouter = (deps: QueryApiDeps): Router => {
   router.get('/insurance/policies/:policy_id/evaluations', listEvaluations(deps));
   router.get('/insurance/policies/:policy_id/events', listPolicyEvents(deps));
   router.get('/insurance/index-readings', listIndexReadings(deps));
+  router.get('/insurance/index-sources', listIndexSources(deps));
+  router.get('/insurance/index-sources/:source_id', getIndexSource(deps));
   router.get('/insurance/webhooks', listWebhooks(deps));
   router.get('/insurance/webhooks/:webhook_id/deliveries', listWebhookDeliveries(deps));
   return router;

@@ -11,6 +11,7 @@ export {
   type ProjectionProgress,
 } from './progress-channel';
 export { loadReadingHistory } from './queries/reading-history';
+export { loadSeriesReadings, type SeriesQuery } from './queries/series-readings';
 export type * from './read-models';
 export {
   createReadModelConsistency,
@@ -22,6 +23,7 @@ export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/webhook-secret-tables';
 export type * from './schema/projector/checkpoint-tables';
+export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';
 export type * from './schema/projector/registry-tables';
 export type * from './schema/projector/webhook-tables';

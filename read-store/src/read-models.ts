@@ -2,6 +2,7 @@ import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tabl
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
+import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
 import type { RegistryTables } from './schema/projector/registry-tables';
 import type { WebhookTables } from './schema/projector/webhook-tables';
@@ -15,6 +16,7 @@ export interface ReadModels
   extends RegistryTables,
     PolicyTables,
     WebhookTables,
+    IndexSourceTables,
     CheckpointTables,
     IndexReadingsTables,
     WebhookSecretTables,
@@ -23,4 +25,4 @@ export interface ReadModels
 }
 
 /** A table the projector owns; a projection names the ones it writes so a rebuild can empty them. */
-export type ReadModelTable = keyof RegistryTables | keyof PolicyTables | keyof WebhookTables;
+export type ReadModelTable = keyof RegistryTables | keyof PolicyTables | keyof WebhookTables | keyof IndexSourceTables;

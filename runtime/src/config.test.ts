@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       monitorEnabled: true,
       webhookAllowInsecure: false,
       webhookRetryScale: 1,
+      indexSourceDefaults: {},
     });
   });
 
@@ -55,6 +56,8 @@ describe('loadConfig', () => {
       MONITOR_ENABLED: 'false',
       WEBHOOK_ALLOW_INSECURE: 'true',
       WEBHOOK_RETRY_SCALE: '0.001',
+      INDEX_SOURCE_DEFAULTS:
+        'rainfall_mm=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8, ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -78,6 +81,10 @@ describe('loadConfig', () => {
       monitorEnabled: false,
       webhookAllowInsecure: true,
       webhookRetryScale: 0.001,
+      indexSourceDefaults: {
+        rainfall_mm: '01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8',
+        ndvi: '01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
+      },
     });
   });
 
@@ -104,6 +111,10 @@ describe('loadConfig', () => {
     ['MONITOR_ENABLED', 'yes'],
     ['WEBHOOK_ALLOW_INSECURE', '1'],
     ['WEBHOOK_RETRY_SCALE', '0'],
+    ['INDEX_SOURCE_DEFAULTS', 'rainfall_mm'],
+    ['INDEX_SOURCE_DEFAULTS', 'soil_moisture=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8'],
+    ['INDEX_SOURCE_DEFAULTS', 'ndvi=not-a-uuid'],
+    ['INDEX_SOURCE_DEFAULTS', 'ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8,ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9'],
   ])('names %s when it is %j', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.problems).toHaveLength(1);

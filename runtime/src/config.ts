@@ -96,6 +96,11 @@ export const configVariables = [
     default: '1',
     description: 'Multiplies the webhook retry delays (5 s … 10 h); e.g. 0.001 in tests.',
   },
+  {
+    name: 'INDEX_SOURCE_DEFAULTS',
+    description:
+      "Default index source per index, e.g. `rainfall_mm=<source_id>,ndvi=<source_id>`: what a quote or issue naming no source for a peril reads. Unset: the policy organization's own field readings.",
+  },
 ] as const satisfies readonly ConfigVariable[];
 
 type VariableName = (typeof configVariables)[number]['name'];
@@ -130,6 +135,8 @@ export interface Config {
   readonly monitorEnabled: boolean;
   readonly webhookAllowInsecure: boolean;
   readonly webhookRetryScale: number;
+  /** Source id per index (`rainfall_mm`, `ndvi`, `wind_speed_ms`); an index left out has no default. */
+  readonly indexSourceDefaults: Readonly<Record<string, string>>;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +203,21 @@ const schema = z
       .regex(/^\d+(\.\d+)?$/, { error: 'must be a positive number' })
       .transform(Number)
       .pipe(z.number().positive({ error: 'must be a positive number' })),
+    INDEX_SOURCE_DEFAULTS: z
+      .string()
+      .transform((value) => value.split(',').map((pair) => pair.trim().split('=')))
+      .refine(
+        (pairs) =>
+          pairs.every(
+            (pair) =>
+              pair.length === 2 &&
+              /^(rainfall_mm|ndvi|wind_speed_ms)$/.test(pair[0]!) &&
+              z.uuid().safeParse(pair[1]).success,
+          ) && new Set(pairs.map(([index]) => index)).size === pairs.length,
+        { error: 'must be a comma-separated list of <index>=<source_id>, each index once' },
+      )
+      .transform((pairs) => Object.fromEntries(pairs))
+      .optional(),
   } satisfies Record<VariableName, z.ZodType>)
   .superRefine((env, context) => {
     if (env.APP_ENV !== 'production') return;
@@ -263,5 +285,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     monitorEnabled: values.MONITOR_ENABLED,
     webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,
     webhookRetryScale: values.WEBHOOK_RETRY_SCALE,
+    indexSourceDefaults: values.INDEX_SOURCE_DEFAULTS ?? {},
   };
 };

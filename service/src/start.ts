@@ -111,6 +111,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
           db,
           environment: config.appEnv,
           webhookAllowInsecure: config.webhookAllowInsecure,
+          indexSourceDefaults: config.indexSourceDefaults,
         }),
       );
       app.use(refusalToProblem);

@@ -133,7 +133,7 @@ try {
       termEnd: '2026-04-30',
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
-    story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+    story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
     return { id: `burst-${i}`, streamId: story.streamId, events: story.takeNew() };
   });
   const seeded = performance.now();

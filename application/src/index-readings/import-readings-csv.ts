@@ -1,14 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { IndexReading } from '@cropcover/contracts';
-import { utcDate } from '@cropcover/domain';
+import { type ActorInRoles, utcDate } from '@cropcover/domain';
+import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { type FieldError, ProblemError, parseInput } from '@cropcover/runtime';
 import { CsvError, type Info, parse } from 'csv-parse';
 import type { Kysely, Transaction } from 'kysely';
 import { FUTURE_DATE_MESSAGE, isDatedAfter } from './future-readings';
 import { recordIndexReadings } from './record-index-readings';
+import { sourceReadingsOf } from './source-readings';
 
-export const CSV_HEADER = ['farm_id', 'field_id', 'index', 'date', 'value', 'source'] as const;
+/** By source and location (index may be left empty: the source's), or per field. */
+export const CSV_SOURCE_HEADER = ['source_id', 'location', 'index', 'date', 'value', 'source'] as const;
+export const CSV_FIELD_HEADER = ['farm_id', 'field_id', 'index', 'date', 'value', 'source'] as const;
+type CsvHeader = typeof CSV_SOURCE_HEADER | typeof CSV_FIELD_HEADER;
 
 export type CsvImportOutcome =
   | { readonly status: 'imported'; readonly accepted: number; readonly inserted: number; readonly updated: number }
@@ -20,7 +25,22 @@ export interface CsvImportOptions {
   readonly batchSize?: number;
 }
 
-const HEADER_MESSAGE = `the first line must be the header ${CSV_HEADER.join(',')}`;
+/** Who the import writes as: an operator, so any source; per-field rows go to this organization's own
+ *  field source, as the endpoint's per-field shape does for its caller. */
+export interface CsvImporter {
+  readonly subject: string;
+  readonly organizationId: string;
+}
+
+const HEADER_MESSAGE = `the first line must be the header ${CSV_SOURCE_HEADER.join(',')} or ${CSV_FIELD_HEADER.join(',')}`;
+
+const FIELD_ROWS_NEED_ORGANIZATION =
+  "readings per field belong to an organization's own field source: name the organization (--organization)";
+
+const headerOf = (record: readonly string[]): CsvHeader | undefined => {
+  const text = record.map((cell) => cell.trim()).join(',');
+  return [CSV_SOURCE_HEADER, CSV_FIELD_HEADER].find((header) => header.join(',') === text);
+};
 
 const DECIMAL_NUMERAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -33,11 +53,20 @@ const numberCell = (cell: string): number | string | undefined => {
 };
 
 /** The row checked by the endpoint's schema: the reading, or why it is refused. */
-const readingOfRow = (record: readonly string[]): { reading?: IndexReading; errors: FieldError[] } => {
-  if (record.length !== CSV_HEADER.length)
-    return { errors: [{ path: '', message: `must have ${CSV_HEADER.length} columns: ${CSV_HEADER.join(',')}` }] };
-  const [farm_id, field_id, index, date, value, source] = record as [string, string, string, string, string, string];
-  const candidate = { farm_id, field_id, index, date, value: numberCell(value), ...(source.trim() ? { source } : {}) };
+const readingOfRow = (
+  header: CsvHeader,
+  record: readonly string[],
+): { reading?: IndexReading; errors: FieldError[] } => {
+  if (record.length !== header.length)
+    return { errors: [{ path: '', message: `must have ${header.length} columns: ${header.join(',')}` }] };
+  const [first, second, index, date, value, source] = record as [string, string, string, string, string, string];
+  const candidate = {
+    ...(header === CSV_SOURCE_HEADER ? { source_id: first, location: second } : { farm_id: first, field_id: second }),
+    ...(index.trim() ? { index } : {}),
+    date,
+    value: numberCell(value),
+    ...(source.trim() ? { source } : {}),
+  };
   try {
     return { reading: parseInput(IndexReading, candidate), errors: [] };
   } catch (error) {
@@ -47,11 +76,25 @@ const readingOfRow = (record: readonly string[]): { reading?: IndexReading; erro
 };
 
 const readingKey = (reading: IndexReading): string =>
-  JSON.stringify([reading.farm_id, reading.field_id, reading.index, reading.date]);
+  JSON.stringify([reading.source_id, reading.location, reading.farm_id, reading.field_id, reading.index, reading.date]);
+
+/** A batch refused by the endpoint's source checks, as the line it came from. */
+const refusedLine = (error: ProblemError, lines: readonly number[]): CsvImportOutcome => {
+  const [first] = error.errors ?? [];
+  const at = Number(/^readings\.(\d+)/.exec(first?.path ?? '')?.[1] ?? 0);
+  const path = first?.path.replace(/^readings\.\d+\.?/, '') ?? '';
+  return {
+    status: 'refused',
+    line: lines[at] ?? lines[0] ?? 1,
+    errors: [{ path, message: first?.message ?? error.detail }],
+  };
+};
 
 /** Reads, checks and writes the file inside `trx`; stops at the first bad line. */
 const importInto = async (
   trx: Transaction<ReadModels>,
+  eventStore: EventStore,
+  importer: ActorInRoles & { readonly organizationId: string },
   path: string,
   now: Date,
   batchSize: number,
@@ -62,27 +105,38 @@ const importInto = async (
   // Line of each key seen so far: a key given twice is ambiguous, as in one request to the endpoint.
   const seen = new Map<string, number>();
   let batch: IndexReading[] = [];
+  let batchLines: number[] = [];
   let accepted = 0;
   let inserted = 0;
   let updated = 0;
-  const flush = async () => {
-    const recorded = await recordIndexReadings(trx, batch, now);
-    inserted += recorded.inserted;
-    updated += recorded.updated;
+  /** Writes the batch; the refusal of its first bad line, if any. */
+  const flush = async (): Promise<CsvImportOutcome | undefined> => {
+    try {
+      const stored = await sourceReadingsOf(eventStore, importer, batch);
+      const recorded = await recordIndexReadings(trx, stored, now, importer.subject);
+      inserted += recorded.inserted;
+      updated += recorded.updated;
+    } catch (error) {
+      if (error instanceof ProblemError) return refusedLine(error, batchLines);
+      throw error;
+    }
     batch = [];
+    batchLines = [];
+    return undefined;
   };
   let line = 1;
-  let header = true;
+  let header: CsvHeader | undefined;
   try {
     for await (const row of records as AsyncIterable<{ record: string[]; info: Info }>) {
       line = row.info.lines;
-      if (header) {
-        header = false;
-        if (row.record.map((cell) => cell.trim()).join(',') !== CSV_HEADER.join(','))
-          return { status: 'refused', line, errors: [{ path: '', message: HEADER_MESSAGE }] };
+      if (header === undefined) {
+        header = headerOf(row.record);
+        if (header === undefined) return { status: 'refused', line, errors: [{ path: '', message: HEADER_MESSAGE }] };
+        if (header === CSV_FIELD_HEADER && importer.organizationId === '')
+          return { status: 'refused', line, errors: [{ path: '', message: FIELD_ROWS_NEED_ORGANIZATION }] };
         continue;
       }
-      const { reading, errors } = readingOfRow(row.record);
+      const { reading, errors } = readingOfRow(header, row.record);
       if (!reading) return { status: 'refused', line, errors };
       if (isDatedAfter(reading, today))
         return { status: 'refused', line, errors: [{ path: 'date', message: FUTURE_DATE_MESSAGE }] };
@@ -92,12 +146,16 @@ const importInto = async (
         return {
           status: 'refused',
           line,
-          errors: [{ path: '', message: `repeats the farm_id, field_id, index and date of line ${earlier}` }],
+          errors: [{ path: '', message: `repeats the location, index and date of line ${earlier}` }],
         };
       seen.set(key, line);
       batch.push(reading);
+      batchLines.push(line);
       accepted += 1;
-      if (batch.length >= batchSize) await flush();
+      if (batch.length >= batchSize) {
+        const refused = await flush();
+        if (refused) return refused;
+      }
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
@@ -106,25 +164,30 @@ const importInto = async (
   } finally {
     input.destroy();
   }
-  if (header) return { status: 'refused', line: 1, errors: [{ path: '', message: HEADER_MESSAGE }] };
-  await flush();
-  return { status: 'imported', accepted, inserted, updated };
+  if (header === undefined) return { status: 'refused', line: 1, errors: [{ path: '', message: HEADER_MESSAGE }] };
+  const refused = await flush();
+  return refused ?? { status: 'imported', accepted, inserted, updated };
 };
 
 /**
- * Bulk history from a CSV file (`farm_id,field_id,index,date,value,source`), streamed and checked row by
- * row with the endpoint's schema and written in batches through the endpoint's upsert, all in one
- * transaction: a bad line refuses the whole file, so a re-run after the fix starts from a clean slate.
+ * Bulk history from a CSV file, by source (`source_id,location,index,date,value,source`) or per field
+ * (`farm_id,field_id,index,date,value,source`), streamed and checked row by row with the endpoint's
+ * schema and source rules and written in batches through the endpoint's upsert, all in one transaction:
+ * a bad line refuses the whole file, so a re-run after the fix starts from a clean slate.
  */
 export const importReadingsCsv = async (
   db: Kysely<ReadModels>,
+  eventStore: EventStore,
+  importer: CsvImporter,
   path: string,
   now: Date,
   { batchSize = 5_000 }: CsvImportOptions = {},
 ): Promise<CsvImportOutcome> => {
+  // The operator running the import holds the database: it writes as an admin of its organization.
+  const actor = { ...importer, isAdmin: true, roles: ['admin'] };
   const trx = await db.startTransaction().execute();
   try {
-    const outcome = await importInto(trx, path, now, batchSize);
+    const outcome = await importInto(trx, eventStore, actor, path, now, batchSize);
     await (outcome.status === 'imported' ? trx.commit() : trx.rollback()).execute();
     return outcome;
   } catch (error) {

@@ -1,65 +1,79 @@
-import type { IndexReading } from '@cropcover/contracts';
+import type { ReadingIndex } from '@cropcover/contracts';
 import type { ReadModels } from '@cropcover/read-store';
 import { sql, type Transaction } from 'kysely';
 
+/** A reading as stored: of one source at one location (station, grid cell or field). */
+export interface SourceReading {
+  readonly sourceId: string;
+  readonly location: string;
+  readonly index: ReadingIndex;
+  readonly date: string;
+  readonly value: number;
+  /** The provider's free-text label. */
+  readonly note: string | null;
+}
+
 export interface RecordedReadings {
-  /** Keys the field had no reading for. */
+  /** Keys the location had no reading for. */
   readonly inserted: number;
-  /** Readings whose value or source changed; the earlier one is kept as a revision. */
+  /** Readings whose value or note changed; the earlier one is kept as a revision. */
   readonly updated: number;
 }
 
-/** Field keys as lock names: JSON keeps ids containing any separator apart. */
-const fieldKeys = (readings: readonly IndexReading[]): string[] =>
-  [...new Set(readings.map((reading) => JSON.stringify([reading.farm_id, reading.field_id])))].sort();
+/** Series as lock names: JSON keeps ids containing any separator apart. */
+const seriesKeys = (readings: readonly SourceReading[]): string[] =>
+  [...new Set(readings.map((reading) => JSON.stringify([reading.sourceId, reading.location])))].sort();
 
 /**
- * Upserts readings by (farm, field, index, date) in the caller's transaction: a new key is revision 1;
- * a different value or source replaces the reading as the next revision and moves the old one to
+ * Upserts readings by (source, location, index, date) in the caller's transaction: a new key is
+ * revision 1; a different value or note replaces the reading as the next revision and moves the old one to
  * `index_reading_revisions`; a reading re-sent unchanged is left as it is and counted nowhere.
  * The readings travel as arrays in one statement, so 10,000 of them cost one round trip.
  */
 export const recordIndexReadings = async (
   trx: Transaction<ReadModels>,
-  readings: readonly IndexReading[],
+  readings: readonly SourceReading[],
   recordedAt: Date,
+  recordedBy: string,
 ): Promise<RecordedReadings> => {
   if (readings.length === 0) return { inserted: 0, updated: 0 };
-  // Writers of the same field take turns (locks in sorted order cannot deadlock): the statement below
+  // Writers of the same series take turns (locks in sorted order cannot deadlock): the statement below
   // then sees every earlier commit, so a concurrent first write of a key is kept as a revision too.
   await sql`
-    select pg_advisory_xact_lock(hashtext('cropcover.index_readings'), hashtext(field_key))
-    from unnest(${fieldKeys(readings)}::text[]) as field_key`.execute(trx);
+    select pg_advisory_xact_lock(hashtext('cropcover.index_readings'), hashtext(series_key))
+    from unnest(${seriesKeys(readings)}::text[]) as series_key`.execute(trx);
   const { rows } = await sql<RecordedReadings>`
     with incoming as (
       select *
       from unnest(
-        ${readings.map((reading) => reading.farm_id)}::text[],
-        ${readings.map((reading) => reading.field_id)}::text[],
+        ${readings.map((reading) => reading.sourceId)}::text[],
+        ${readings.map((reading) => reading.location)}::text[],
         ${readings.map((reading) => reading.index)}::text[],
         ${readings.map((reading) => reading.date)}::date[],
         ${readings.map((reading) => reading.value)}::double precision[],
-        ${readings.map((reading) => reading.source ?? null)}::text[]
-      ) as incoming (farm_id, field_id, "index", "date", "value", source)
+        ${readings.map((reading) => reading.note)}::text[]
+      ) as incoming (source_id, location, "index", "date", "value", note)
     ),
     replaced as (
       insert into index_reading_revisions
-        (farm_id, field_id, "index", "date", revision, "value", source, recorded_at, replaced_at)
-      select existing.farm_id, existing.field_id, existing."index", existing."date", existing.revision,
-             existing."value", existing.source, existing.recorded_at, ${recordedAt}
+        (source_id, location, "index", "date", revision, "value", note, recorded_at, recorded_by, replaced_at)
+      select existing.source_id, existing.location, existing."index", existing."date", existing.revision,
+             existing."value", existing.note, existing.recorded_at, existing.recorded_by, ${recordedAt}
       from index_readings existing
-      join incoming using (farm_id, field_id, "index", "date")
-      where (existing."value", existing.source) is distinct from (incoming."value", incoming.source)
+      join incoming using (source_id, location, "index", "date")
+      where (existing."value", existing.note) is distinct from (incoming."value", incoming.note)
     ),
     written as (
-      insert into index_readings (farm_id, field_id, "index", "date", "value", source, revision, recorded_at)
-      select farm_id, field_id, "index", "date", "value", source, 1, ${recordedAt} from incoming
-      on conflict (farm_id, field_id, "index", "date") do update
+      insert into index_readings
+        (source_id, location, "index", "date", "value", note, revision, recorded_at, recorded_by)
+      select source_id, location, "index", "date", "value", note, 1, ${recordedAt}, ${recordedBy} from incoming
+      on conflict (source_id, location, "index", "date") do update
         set "value" = excluded."value",
-            source = excluded.source,
+            note = excluded.note,
             revision = index_readings.revision + 1,
-            recorded_at = excluded.recorded_at
-        where (index_readings."value", index_readings.source) is distinct from (excluded."value", excluded.source)
+            recorded_at = excluded.recorded_at,
+            recorded_by = excluded.recorded_by
+        where (index_readings."value", index_readings.note) is distinct from (excluded."value", excluded.note)
       returning revision
     )
     select count(*) filter (where revision = 1)::integer as inserted,

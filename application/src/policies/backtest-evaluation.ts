@@ -3,8 +3,8 @@ import {
   backtestPolicy,
   backtestTerm,
   policyAggregate,
+  policyDataSources,
   policyStream,
-  readingsNeeded,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { CommandContext } from '../command-context';
@@ -23,9 +23,7 @@ export const backtestEvaluation = async (
   const policy = visibleIssuedPolicy(state, context.actor);
   const term = backtestTerm(policy, asOf);
   const readings = await readingHistoryFrom(deps.db)({
-    farmId: policy.issued.farm_id,
-    fieldId: policy.issued.field_id,
-    indices: readingsNeeded(policy),
+    sources: policyDataSources(policy),
     from: term.start,
     to: term.end,
   });

@@ -4,8 +4,8 @@ import {
   evaluationResult,
   type Policy,
   policyAggregate,
+  policyDataSources,
   policyStream,
-  readingsNeeded,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
@@ -35,9 +35,7 @@ export const liveEvaluation = async (
   const policy = visibleIssuedPolicy(loaded.state, context.actor);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
   const readings = await readingHistoryFrom(deps.db)({
-    farmId: policy.issued.farm_id,
-    fieldId: policy.issued.field_id,
-    indices: readingsNeeded(policy),
+    sources: policyDataSources(policy),
     from: policy.issued.term_start,
     to: policy.issued.term_end,
   });

@@ -3,6 +3,7 @@ import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReasons } from './data-coverage';
 import { Comparison, Peril, PolicyEnvironment, PricingMethod, TriggerIndex } from './peril';
+import { PolicyDataSources, ReadingsProvenance } from './provenance';
 import { TriggerTerms } from './trigger-terms';
 
 // Event payloads of the insurance area as stored in the log and published downstream. Money is in
@@ -43,6 +44,9 @@ export const PolicyIssued = z
     term_start: CalendarDate,
     term_end: CalendarDate,
     settlement_period_days: z.number().int().nonnegative(),
+    /** The data each peril reads, resolved and frozen at issue. Absent on policies issued before sources:
+     *  those read their own organization's field readings (the upcast in the policy's evolve). */
+    data_sources: PolicyDataSources.optional(),
     issued_at: DateTime,
     platform_version: z.string(),
   })
@@ -64,6 +68,8 @@ export const TriggerEvaluated = z
     readings_used: z.number().int().positive(),
     /** Absent on evaluations recorded before coverage was: those filled gaps in (see docs/decisions.md). */
     coverage: DataCoverage.optional(),
+    /** Absent on evaluations recorded before provenance was. */
+    provenance: ReadingsProvenance.optional(),
     threshold: z.number(),
     comparison: Comparison,
     breached: z.boolean(),

@@ -2,6 +2,7 @@ import { DateTime, TrimmedText } from '../common';
 import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { IndexSourceId } from './index-sources';
 import { PageNumber, PageSize } from './pagination';
 import { ReadingIndex } from './peril';
 import { FarmReference } from './quote';
@@ -16,16 +17,40 @@ export const READING_BOUNDS: Readonly<Record<ReadingIndex, { readonly min: numbe
 
 export const MAX_READINGS_PER_REQUEST = 10_000;
 
+/** The most characters a posted location may have: a field location is `farm_id/field_id`. */
+const LOCATION_MAX = 200;
+
+/** One reading in one of two shapes (SPEC §7): by source and location (`source_id`, `location`: the
+ *  station id, any `"lat,lon"` inside the grid cell, or `"farm_id/field_id"`), or per field (`farm_id`,
+ *  `field_id`, `index`), which writes the caller organization's own field source. `index` may accompany
+ *  a source and must then be the source's. `source` is a free-text label, informational only. */
 export const IndexReading = z
   .strictObject({
-    farm_id: FarmReference,
-    field_id: FieldId,
-    index: ReadingIndex,
+    source_id: IndexSourceId.optional(),
+    location: z.string().min(1).max(LOCATION_MAX).optional(),
+    farm_id: FarmReference.optional(),
+    field_id: FieldId.optional(),
+    index: ReadingIndex.optional(),
     date: CalendarDate,
     value: z.number(),
     source: TrimmedText(200).optional(),
   })
   .superRefine((reading, context) => {
+    const bySource = reading.source_id !== undefined || reading.location !== undefined;
+    const byField = reading.farm_id !== undefined || reading.field_id !== undefined;
+    if (bySource && byField) {
+      context.addIssue({
+        code: 'custom',
+        path: ['source_id'],
+        message: 'give source_id and location, or farm_id and field_id, not both',
+      });
+      return;
+    }
+    const required = bySource ? (['source_id', 'location'] as const) : (['farm_id', 'field_id', 'index'] as const);
+    for (const key of required) {
+      if (reading[key] === undefined) context.addIssue({ code: 'custom', path: [key], message: 'is required' });
+    }
+    if (reading.index === undefined) return;
     const { min, max } = READING_BOUNDS[reading.index];
     if (reading.value < min || reading.value > max) {
       context.addIssue({ code: 'custom', path: ['value'], message: `${reading.index} must be from ${min} to ${max}` });
@@ -34,8 +59,9 @@ export const IndexReading = z
   .openapi('IndexReading');
 export type IndexReading = z.infer<typeof IndexReading>;
 
+/** The key a reading upserts under, as posted; the application checks again once locations are resolved. */
 const readingKey = (reading: IndexReading): string =>
-  JSON.stringify([reading.farm_id, reading.field_id, reading.index, reading.date]);
+  JSON.stringify([reading.source_id, reading.location, reading.farm_id, reading.field_id, reading.index, reading.date]);
 
 /** All or nothing: one bad reading refuses the request. A key given twice is ambiguous, so refused. */
 export const IndexReadingsRequest = z
@@ -53,7 +79,7 @@ export const IndexReadingsRequest = z
         context.addIssue({
           code: 'custom',
           path: ['readings', at],
-          message: 'repeats the farm_id, field_id, index and date of an earlier reading',
+          message: 'repeats the location, index and date of an earlier reading',
         });
       }
       seen.add(key);
@@ -67,11 +93,15 @@ export const IndexReadingsResponse = z
   .openapi('IndexReadingsResponse');
 export type IndexReadingsResponse = z.infer<typeof IndexReadingsResponse>;
 
-/** GET /insurance/index-readings: one field's readings, optionally of one index and a date range. */
+/** GET /insurance/index-readings: the readings of one source at one location (`source_id`, `location`
+ *  as posted), or of one field (`farm_id`, `field_id`) from the caller organization's own field source;
+ *  optionally of one index and a date range. */
 export const IndexReadingsQuery = z
   .strictObject({
-    farm_id: FarmReference,
-    field_id: FieldId,
+    source_id: IndexSourceId.optional(),
+    location: z.string().min(1).max(LOCATION_MAX).optional(),
+    farm_id: FarmReference.optional(),
+    field_id: FieldId.optional(),
     index: ReadingIndex.optional(),
     from: CalendarDate.optional(),
     to: CalendarDate.optional(),
@@ -79,6 +109,20 @@ export const IndexReadingsQuery = z
     page_size: PageSize,
   })
   .superRefine((query, context) => {
+    const bySource = query.source_id !== undefined || query.location !== undefined;
+    const byField = query.farm_id !== undefined || query.field_id !== undefined;
+    if (bySource && byField) {
+      context.addIssue({
+        code: 'custom',
+        path: ['source_id'],
+        message: 'give source_id and location, or farm_id and field_id, not both',
+      });
+    } else {
+      const required = bySource ? (['source_id', 'location'] as const) : (['farm_id', 'field_id'] as const);
+      for (const key of required) {
+        if (query[key] === undefined) context.addIssue({ code: 'custom', path: [key], message: 'is required' });
+      }
+    }
     if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
       context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
     }
@@ -87,12 +131,15 @@ export type IndexReadingsQuery = z.infer<typeof IndexReadingsQuery>;
 
 export const RecordedIndexReading = z
   .object({
-    farm_id: z.string(),
-    field_id: z.string(),
+    source_id: z.string(),
+    location: z.string(),
+    /** Present when the location is a field. */
+    farm_id: z.string().optional(),
+    field_id: z.string().optional(),
     index: ReadingIndex,
     date: CalendarDate,
     value: z.number(),
-    source: z.string().nullable(),
+    source: z.string().nullable().openapi({ description: "the provider's free-text label" }),
     revision: z.number().int().openapi({ description: '1 when first recorded; +1 per replacement' }),
     recorded_at: DateTime,
   })

@@ -114,9 +114,11 @@ export const IndexSource = z
     name: z.string(),
     index: ReadingIndex,
     kind: IndexSourceKind,
-    stations: z.array(Station).optional(),
-    radius_km: z.number().optional(),
-    resolution_deg: z.number().optional(),
+    /** Station sources only, else null (optional fields are present with null, as everywhere). */
+    stations: z.array(Station).nullable(),
+    radius_km: z.number().nullable(),
+    /** Grid sources only, else null. */
+    resolution_deg: z.number().nullable(),
     registered_at: DateTime,
   })
   .openapi('IndexSource');
@@ -140,6 +142,9 @@ export const IndexSourcesQuery = z.strictObject({
   page_size: PageSize,
 });
 export type IndexSourcesQuery = z.infer<typeof IndexSourcesQuery>;
+
+/** Any id up to 100 characters: an unknown one is a 404 like every other resource's, never a 400. */
+export const IndexSourcePathParams = z.strictObject({ source_id: z.string().min(1).max(100) });
 
 export const IndexSourceId = z.string().uuid().openapi({ description: 'a registered index source' });
 

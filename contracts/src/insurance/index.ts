@@ -9,5 +9,6 @@ export * from './money-amount';
 export * from './pagination';
 export * from './peril';
 export * from './policy';
+export * from './provenance';
 export * from './quote';
 export * from './trigger-terms';

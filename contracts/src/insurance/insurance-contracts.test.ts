@@ -145,7 +145,36 @@ describe('index readings', () => {
     expect(IndexReadingsRequest.safeParse({ readings: many }).success).toBe(false);
     expect(IndexReadingsRequest.safeParse({ readings: many.slice(0, 10_000) }).success).toBe(true);
     expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [reading, { ...reading, value: 3 }] }))).toEqual([
-      'readings.1: repeats the farm_id, field_id, index and date of an earlier reading',
+      'readings.1: repeats the location, index and date of an earlier reading',
     ]);
+  });
+
+  it('take a reading by source and location, or per field, never a mix of the two', () => {
+    const bySource = {
+      source_id: '01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8',
+      location: 'NBO-1',
+      date: '2026-04-01',
+      value: 3,
+    };
+    expect(IndexReadingsRequest.safeParse({ readings: [bySource, reading] }).success).toBe(true);
+    // The index of a reading by source is the source's, checked once the source is loaded.
+    expect(IndexReadingsRequest.safeParse({ readings: [{ ...bySource, value: 5000 }] }).success).toBe(true);
+    expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [{ ...bySource, index: 'ndvi', value: 3 }] }))).toEqual([
+      'readings.0.value: ndvi must be from -1 to 1',
+    ]);
+    expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [{ ...bySource, farm_id: 'farm-1' }] }))).toEqual([
+      'readings.0.source_id: give source_id and location, or farm_id and field_id, not both',
+    ]);
+    const { location: _, ...withoutLocation } = bySource;
+    expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [withoutLocation] }))).toEqual([
+      'readings.0.location: is required',
+    ]);
+    const { index: __, ...withoutIndex } = reading;
+    expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [withoutIndex] }))).toEqual([
+      'readings.0.index: is required',
+    ]);
+    expect(IndexReadingsRequest.safeParse({ readings: [{ ...bySource, source_id: 'not-a-uuid' }] }).success).toBe(
+      false,
+    );
   });
 });

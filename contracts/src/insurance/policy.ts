@@ -4,6 +4,7 @@ import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReason } from './data-coverage';
+import { DataSourceChoice, PerilDataSource } from './index-sources';
 import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
@@ -19,6 +20,7 @@ export const PolicyIssueRequest = z
     currency: CurrencyCode.optional(),
     term_start: CalendarDate,
     term_end: CalendarDate,
+    data_sources: DataSourceChoice.optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .openapi('PolicyIssueRequest');
@@ -37,6 +39,8 @@ export const TriggerStatus = z
     coverage: DataCoverage.optional(),
     /** Why `current_index_reading` is null; absent while it is not. */
     skipped_reason: SkipReason.optional(),
+    /** The source and location this trigger reads, frozen at issue. */
+    data_source: PerilDataSource.optional(),
   })
   .openapi('TriggerStatus');
 export type TriggerStatus = z.infer<typeof TriggerStatus>;

@@ -2,8 +2,10 @@ import { CurrencyCode } from '../currency';
 import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
+import { DataSourceChoice } from './index-sources';
 import { amountFitsCurrency, SumInsured } from './money-amount';
 import { Peril, PerilList, PricingMethod } from './peril';
+import { PolicyDataSources } from './provenance';
 
 /** A farm's id as a client names it; blank or padded text names no farm, so it is refused, not looked up. */
 export const FarmReference = z
@@ -38,6 +40,7 @@ export const QuoteRequest = z
     currency: CurrencyCode.optional(),
     term_start: CalendarDate.optional(),
     term_end: CalendarDate.optional(),
+    data_sources: DataSourceChoice.optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .refine((request) => (request.term_start === undefined) === (request.term_end === undefined), {
@@ -72,6 +75,8 @@ export const Quote = z
     breakdown: QuoteBreakdown,
     term_start: CalendarDate,
     term_end: CalendarDate,
+    /** The data each peril would read: what the burning cost priced on and issue would freeze. */
+    data_sources: PolicyDataSources,
     platform_version: z.string(),
   })
   .openapi('Quote');

@@ -1,5 +1,5 @@
 import { DateTime } from '../common';
-import { AuditEventMetadata, PolicyEvent, TriggerBreached } from '../insurance';
+import { AuditEventMetadata, IndexSourceEvent, PolicyEvent, TriggerBreached } from '../insurance';
 import { FarmEvent, FarmerEvent } from '../registry';
 import { z } from '../zod';
 
@@ -22,13 +22,15 @@ export const PolicyEventMessage = z
   .openapi('PolicyEventMessage');
 export type PolicyEventMessage = z.infer<typeof PolicyEventMessage>;
 
-export const RegistryAggregateType = z.enum(['farm', 'farmer']).openapi('RegistryAggregateType');
+/** Index sources sit beside farms and farmers: reference data a policy names, which a downstream system
+ *  needs to read the policy's `data_sources`. */
+export const RegistryAggregateType = z.enum(['farm', 'farmer', 'index_source']).openapi('RegistryAggregateType');
 export type RegistryAggregateType = z.infer<typeof RegistryAggregateType>;
 
 export const RegistryEventMessage = z
   .intersection(
     LoggedEvent.extend({ aggregate_type: RegistryAggregateType, aggregate_id: z.string() }),
-    z.union([FarmEvent, FarmerEvent]),
+    z.union([FarmEvent, FarmerEvent, IndexSourceEvent]),
   )
   .openapi('RegistryEventMessage');
 export type RegistryEventMessage = z.infer<typeof RegistryEventMessage>;

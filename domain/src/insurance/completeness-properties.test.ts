@@ -27,7 +27,9 @@ const season = (low: number, max: number) => fc.oneof(daysUpTo(low), daysUpTo(ma
 
 /** The readings of the days, each on its own date; only those read when `readOnly`. */
 const observations = (days: readonly { value: number; read: boolean }[], readOnly = false): IndexObservation[] =>
-  days.flatMap(({ value, read }, at) => (readOnly && !read ? [] : [{ date: addDays(term.start, at), value }]));
+  days.flatMap(({ value, read }, at) =>
+    readOnly && !read ? [] : [{ date: addDays(term.start, at), value, revision: 1 }],
+  );
 
 /** Days mostly read, sometimes barely: both sides of the 90% line are drawn. */
 const gappySeason = (low: number, max: number) =>
@@ -54,6 +56,24 @@ describe('a sum or mean over a window with gaps', () => {
           expect(gappy.observedValue).toBeGreaterThanOrEqual(truth.observedValue!);
           if (gappy.breached) expect(truth.breached).toBe(true);
           expect(gappy.severityPpm).toBeLessThanOrEqual(truth.severityPpm);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it(`${peril}: a missing day is never read as zero: it weighs more than a reading of zero would`, () => {
+      fc.assert(
+        fc.property(gappySeason(low, max), (days) => {
+          const zeroFilled = days.map((day) => (day.read ? day : { value: 0, read: true }));
+          const gappy = evaluateTrigger(terms, observations(days, true), term.end, term);
+          const asZero = evaluateTrigger(terms, observations(zeroFilled), term.end, term);
+          if (gappy.observedValue === null) return;
+          expect(asZero.observedValue).not.toBeNull();
+          // Both triggers breach low, so a missing day must count for more than a zero reading does.
+          if (days.some((day) => !day.read)) expect(gappy.observedValue).toBeGreaterThan(asZero.observedValue!);
+          else expect(gappy.observedValue).toBe(asZero.observedValue);
+          if (gappy.breached) expect(asZero.breached).toBe(true);
+          expect(gappy.severityPpm).toBeLessThanOrEqual(asZero.severityPpm);
         }),
         { numRuns: 500 },
       );

@@ -56,10 +56,15 @@ const checkTerm = (term: CoverTerm, today: string): void => {
   }
 };
 
+/** The farm a cover is written on: 404 when the registry does not hold it. */
+export const registeredFarmOf = (farm: Farm): RegisteredFarm => {
+  if (farm.status !== 'registered') throw new DomainError('not_found', 'not_found', 'no such farm');
+  return farm;
+};
+
 /** Checks a cover against the farm and the term rules and prices it with the catalog. */
 export const priceCover = (request: CoverRequest, catalog: ProductCatalog = PRODUCT_CATALOG): PricedCover => {
-  const { farm } = request;
-  if (farm.status !== 'registered') throw new DomainError('not_found', 'not_found', 'no such farm');
+  const farm = registeredFarmOf(request.farm);
   if (!farm.isActive) throw new DomainError('rejected', 'farm_inactive', `farm ${farm.farmId} is not active`);
   if (request.perils.length === 0 || new Set(request.perils).size !== request.perils.length) {
     throw new DomainError('rejected', 'invalid_perils', 'perils must be a non-empty list without repeats');

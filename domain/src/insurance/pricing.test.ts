@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain-error';
 import { insuredFarm, irrigatedFarm } from '../testing/insured-farm';
+import { ownFieldDataSources } from './peril-data';
 import { priceQuote } from './pricing';
 import { quoteCover } from './quote';
 import type { IndexObservation } from './trigger-evaluation';
@@ -17,6 +18,7 @@ const seasonalRain = (count: number, rainIn: (years: number) => number, daysRead
     Array.from({ length: daysRead }, (__, day) => ({
       date: `${2025 - at}-04-${String(day + 1).padStart(2, '0')}`,
       value: day === 0 ? rainIn(at + 1) : 0,
+      revision: 1,
     })),
   ).flat();
 
@@ -63,7 +65,7 @@ describe('pricing with base rates', () => {
 describe('burning-cost pricing', () => {
   it('uses the mean payout fraction of past seasons × 1.3 once 10 seasons have readings', () => {
     // Seasons 1-6 have a 225 mm day (flood severity 0.5), seasons 7-12 a dry day: mean 0.25.
-    const history = { rainfall_mm: seasonalRain(12, (years) => (years <= 6 ? 225 : 0)) };
+    const history = { flood: seasonalRain(12, (years) => (years <= 6 ? 225 : 0)) };
     const [flood] = priceQuote({ ...base, perils: ['flood'], history }).perils;
     expect(flood).toEqual({
       peril: 'flood',
@@ -75,13 +77,13 @@ describe('burning-cost pricing', () => {
   });
 
   it('is floored at half the base rate and needs 10 seasons', () => {
-    const dry = { rainfall_mm: seasonalRain(10, () => 0) };
+    const dry = { flood: seasonalRain(10, () => 0) };
     expect(priceQuote({ ...base, perils: ['flood'], history: dry }).perils[0]).toMatchObject({
       ratePpm: 15_000,
       method: 'burning_cost',
       seasonsUsed: 10,
     });
-    const short = { rainfall_mm: seasonalRain(9, () => 300) };
+    const short = { flood: seasonalRain(9, () => 300) };
     expect(priceQuote({ ...base, perils: ['flood'], history: short }).perils[0]).toMatchObject({
       ratePpm: 30_000,
       method: 'base_rate',
@@ -91,7 +93,8 @@ describe('burning-cost pricing', () => {
 
   it('prices ten seasons of one reading each at the base rate: a season counts only when complete', () => {
     // Read as whole seasons, one dry day each would be ten total droughts: a rate of 1.30.
-    const oneReadingEach = { rainfall_mm: seasonalRain(10, () => 0, 1) };
+    const rain = seasonalRain(10, () => 0, 1);
+    const oneReadingEach = { drought: rain, flood: rain };
     for (const peril of ['drought', 'flood'] as const) {
       expect(priceQuote({ ...base, perils: [peril], history: oneReadingEach }).perils[0]).toMatchObject({
         ratePpm: peril === 'drought' ? 50_000 : 30_000,
@@ -113,10 +116,10 @@ describe('burning-cost pricing', () => {
           { minLength: 10, maxLength: 15 },
         ),
         (peril, seasons) => {
-          const rainfall_mm = seasons.flatMap(({ rain, days }, at) =>
+          const rain = seasons.flatMap(({ rain, days }, at) =>
             seasonalRain(at + 1, () => rain, days).filter(({ date }) => date.startsWith(`${2025 - at}-`)),
           );
-          expect(priceQuote({ ...base, perils: [peril], history: { rainfall_mm } }).perils[0]).toMatchObject({
+          expect(priceQuote({ ...base, perils: [peril], history: { [peril]: rain } }).perils[0]).toMatchObject({
             method: 'base_rate',
             seasonsUsed: 0,
           });
@@ -127,20 +130,22 @@ describe('burning-cost pricing', () => {
   });
 
   it('counts a season read on 90% of its days, and not one read on 80%', () => {
-    const nineOfTen = { rainfall_mm: seasonalRain(10, () => 0, 9) };
+    const nineOfTen = { flood: seasonalRain(10, () => 0, 9) };
     expect(priceQuote({ ...base, perils: ['flood'], history: nineOfTen }).perils[0]).toMatchObject({
       method: 'burning_cost',
       seasonsUsed: 10,
     });
-    const eightOfTen = { rainfall_mm: seasonalRain(10, () => 0, 8) };
+    const eightOfTen = { flood: seasonalRain(10, () => 0, 8) };
     expect(priceQuote({ ...base, perils: ['flood'], history: eightOfTen }).perils[0]).toMatchObject({
       method: 'base_rate',
       seasonsUsed: 0,
     });
   });
 
-  it('counts only seasons with a reading of the peril’s own index', () => {
-    const history = { rainfall_mm: seasonalRain(12, () => 0) };
+  it('counts only seasons with a reading of the peril’s own data', () => {
+    // Drought and flood share the field's rainfall; storm reads wind, of which there is none.
+    const rain = seasonalRain(12, () => 0);
+    const history = { drought: rain, flood: rain };
     expect(priceQuote({ ...base, perils: ['storm'], history }).perils[0]).toMatchObject({ method: 'base_rate' });
   });
 
@@ -151,13 +156,14 @@ describe('burning-cost pricing', () => {
       Array.from({ length: 91 }, (__, day) => ({
         date: new Date(Date.UTC(2025 - at, 3, 1 + day)).toISOString().slice(0, 10),
         value: day < 30 ? 0.25 : 0.8,
+        revision: 1,
       })),
     ).flat();
     const [stress] = priceQuote({
       ...base,
       term: longTerm,
       perils: ['vegetation_stress'],
-      history: { ndvi },
+      history: { vegetation_stress: ndvi },
     }).perils;
     expect(stress).toMatchObject({ ratePpm: 650_000, method: 'burning_cost', seasonsUsed: 10 });
   });
@@ -165,10 +171,23 @@ describe('burning-cost pricing', () => {
 
 describe('quotes', () => {
   const request = { farm_id: 'farm-1', field_id: 'north', perils: ['drought', 'flood'] as const, sum_insured: 1234.56 };
+  const dataSources = ownFieldDataSources('org-1', 'farm-1', 'north', request.perils);
+  const ownRainfall = {
+    source_id: 'organization-fields:org-1',
+    kind: 'field',
+    index: 'rainfall_mm',
+    location: 'farm-1/north',
+  } as const;
 
   it('prices in the farm currency by default, for one year from today', () => {
     expect(
-      quoteCover({ request: { ...request, perils: [...request.perils] }, farm: insuredFarm, today, history: {} }),
+      quoteCover({
+        request: { ...request, perils: [...request.perils] },
+        farm: insuredFarm,
+        today,
+        dataSources,
+        history: {},
+      }),
     ).toEqual({
       farm_id: 'farm-1',
       field_id: 'north',
@@ -183,6 +202,7 @@ describe('quotes', () => {
       },
       term_start: '2026-03-25',
       term_end: '2027-03-24',
+      data_sources: { drought: ownRainfall, flood: ownRainfall },
       platform_version: expect.any(String),
     });
   });
@@ -192,6 +212,7 @@ describe('quotes', () => {
       request: { ...request, perils: ['drought'], currency: 'JPY', sum_insured: 100_001 },
       farm: irrigatedFarm,
       today,
+      dataSources,
       history: {},
     });
     expect(quote).toMatchObject({ currency: 'JPY', rate: 0.03, premium: 3000 });
@@ -203,6 +224,7 @@ describe('quotes', () => {
         request: { ...request, perils: ['flood'], sum_insured: 10.5, currency: 'JPY' },
         farm: insuredFarm,
         today,
+        dataSources,
         history: {},
       }),
     ).toThrow(DomainError);

@@ -1,4 +1,4 @@
-import type { Peril, PricingMethod, ReadingIndex } from '@cropcover/contracts';
+import type { Peril, PricingMethod } from '@cropcover/contracts';
 import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, unscale } from './decimal';
 import { allocateMinorUnits, multiplyMinorUnits } from './money';
@@ -6,7 +6,7 @@ import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product
 import type { ReadingHistory } from './reading-history';
 import { type SeasonReadings, seasonsWithReadings } from './season-readings';
 import { isCompleteSeason, seasonSeverityPpm } from './season-severity';
-import { triggerLevels } from './trigger-evaluation';
+import { type IndexObservation, triggerLevels } from './trigger-evaluation';
 
 // Rates are integers of millionths (ppm) like severities, so premium = rate × sum insured is one exact
 // integer product rounded half-up to the minor unit.
@@ -42,14 +42,16 @@ const ppmOf = (fraction: number): bigint => {
   return ppm;
 };
 
-/** Each index's past seasons, cut and converted once per quote: drought and flood share the rainfall. */
-const seasonsByIndex = (request: PricingRequest): ((index: ReadingIndex) => readonly SeasonReadings[]) => {
-  const seasons = new Map<ReadingIndex, readonly SeasonReadings[]>();
-  return (index) => {
-    const known = seasons.get(index);
+/** Each peril's past seasons, cut and converted once per list of readings: drought and flood reading
+ *  the same rainfall share one list, so it is cut once. */
+const seasonsByPeril = (request: PricingRequest): ((peril: Peril) => readonly SeasonReadings[]) => {
+  const seasons = new Map<readonly IndexObservation[], readonly SeasonReadings[]>();
+  return (peril) => {
+    const readings = request.history[peril] ?? [];
+    const known = seasons.get(readings);
     if (known !== undefined) return known;
-    const cut = seasonsWithReadings(request.term, request.today, request.history[index] ?? []);
-    seasons.set(index, cut);
+    const cut = seasonsWithReadings(request.term, request.today, readings);
+    seasons.set(readings, cut);
     return cut;
   };
 };
@@ -58,14 +60,14 @@ const perilRate = (
   peril: Peril,
   request: PricingRequest,
   catalog: ProductCatalog,
-  seasonsOf: (index: ReadingIndex) => readonly SeasonReadings[],
+  seasonsOf: (peril: Peril) => readonly SeasonReadings[],
 ): { ratePpm: bigint; method: PricingMethod; seasonsUsed: number } => {
   const rule = catalog.rules[peril];
   const baseRate = ppmOf(rule.baseRate);
   const terms = triggerTermsFor(peril, request.term, catalog);
   const levels = triggerLevels(terms);
   // Only complete seasons are history: ten seasons of one reading each must not price a cover.
-  const seasons = seasonsOf(rule.reading).filter((season) => isCompleteSeason(levels, season));
+  const seasons = seasonsOf(peril).filter((season) => isCompleteSeason(levels, season));
   const { minimumSeasons, loading, floorOfBaseRate } = catalog.burningCost;
   // Seasons are counted before any severity is computed: too few and the base rate applies anyway.
   if (seasons.length >= minimumSeasons) {
@@ -89,7 +91,7 @@ const perilRate = (
 /** The premium of a cover: Σ peril rates × sum insured rounded half-up to the minor unit, split over the
  *  perils by their rates so the parts add up to the premium exactly. Quote and issue both call this. */
 export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PRODUCT_CATALOG): Pricing => {
-  const seasonsOf = seasonsByIndex(request);
+  const seasonsOf = seasonsByPeril(request);
   const rates = request.perils.map((peril) => ({ peril, ...perilRate(peril, request, catalog, seasonsOf) }));
   const ratePpm = rates.reduce((sum, { ratePpm: rate }) => sum + rate, 0n);
   const premiumMinor = multiplyMinorUnits(request.sumInsuredMinor, ratePpm, PPM);

@@ -1,8 +1,9 @@
-import type { Quote, QuoteRequest } from '@cropcover/contracts';
+import type { PolicyDataSources, Quote, QuoteRequest } from '@cropcover/contracts';
 import type { Farm } from '../farms/farm';
 import { PLATFORM_VERSION } from '../platform-version';
 import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
+import { dataOfPeril } from './peril-data';
 import { rateFraction } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
@@ -12,7 +13,9 @@ export interface QuoteCover {
   /** The farm as the registry holds it. */
   readonly farm: Farm;
   readonly today: string;
-  /** The field's past readings of the perils' indices; only complete past seasons count. */
+  /** The data each peril would read, resolved from the field as issue would freeze it. */
+  readonly dataSources: PolicyDataSources;
+  /** Each peril's past readings from that data; only complete past seasons count. */
   readonly history: ReadingHistory;
 }
 
@@ -57,6 +60,7 @@ export const quoteCover = (command: QuoteCover, catalog: ProductCatalog = PRODUC
     ),
     term_start: term.start,
     term_end: term.end,
+    data_sources: Object.fromEntries(request.perils.map((peril) => [peril, dataOfPeril(command.dataSources, peril)])),
     platform_version: PLATFORM_VERSION,
   };
 };

@@ -26,6 +26,7 @@ const readingsOver = (spanDays: number): fc.Arbitrary<IndexObservation[]> =>
     fc.record({
       date: fc.integer({ min: 0, max: spanDays }).map((day) => addDays(FIRST_DAY, day)),
       value: readingValue,
+      revision: fc.integer({ min: 1, max: 3 }),
     }),
     { maxLength: 150, size: 'max' },
   );
@@ -144,7 +145,9 @@ describe('season severities in one pass', () => {
         fc.integer({ min: 20, max: 200 }),
         (peril, daily, days) => {
           const readings = daily.flatMap((part, day) =>
-            part === null ? [] : [{ date: addDays(FIRST_DAY, day), value: Math.round(part * scale[peril]) / 1000 }],
+            part === null
+              ? []
+              : [{ date: addDays(FIRST_DAY, day), value: Math.round(part * scale[peril]) / 1000, revision: 1 }],
           );
           const today = addDays(FIRST_DAY, daily.length);
           const term = { start: today, end: addDays(today, days - 1) };
@@ -160,9 +163,9 @@ describe('season severities in one pass', () => {
     const term = { start: '2026-04-01', end: '2026-04-05' };
     const flood = { ...triggerTermsFor('flood', term), threshold: 10, exit: 20 };
     const readings = [
-      { date: '2025-04-02', value: 20 },
-      { date: '2025-04-01', value: 0 },
-      { date: '2025-04-02', value: 15 },
+      { date: '2025-04-02', value: 20, revision: 1 },
+      { date: '2025-04-01', value: 0, revision: 1 },
+      { date: '2025-04-02', value: 15, revision: 2 },
     ];
     const [season] = seasonsWithReadings(term, '2026-03-01', readings);
     expect(season?.readings).toEqual([

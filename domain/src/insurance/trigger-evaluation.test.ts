@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from './calendar-date';
+import { dailyReadings as daily, reading } from '../testing/readings';
 import { triggerTermsFor } from './product-catalog';
-import { evaluateTrigger, type IndexObservation } from './trigger-evaluation';
+import { evaluateTrigger } from './trigger-evaluation';
 
 const term = { start: '2026-04-01', end: '2026-04-10' };
-const daily = (from: string, values: readonly number[]): IndexObservation[] =>
-  values.map((value, at) => ({ date: addDays(from, at), value }));
 
 describe('the trigger table', () => {
   it('scales the drought threshold and exit with the term days', () => {
@@ -120,15 +118,9 @@ describe('flood: the largest 5-day rainfall sum, any time', () => {
   });
 
   it('adds only the readings present in a 5-day span: a gap can hide a flood, never make one', () => {
-    const gappy = [
-      { date: '2026-04-01', value: 100 },
-      { date: '2026-04-06', value: 100 },
-    ];
+    const gappy = [reading('2026-04-01', 100), reading('2026-04-06', 100)];
     expect(evaluateTrigger(flood, gappy, term.end, term)).toMatchObject({ observedValue: 100, breached: false });
-    const close = [
-      { date: '2026-04-01', value: 100 },
-      { date: '2026-04-05', value: 50.1 },
-    ];
+    const close = [reading('2026-04-01', 100), reading('2026-04-05', 50.1)];
     expect(evaluateTrigger(flood, close, term.end, term)).toMatchObject({
       observedValue: 150.1,
       breached: true,
@@ -146,11 +138,7 @@ describe('flood: the largest 5-day rainfall sum, any time', () => {
   });
 
   it('uses only the window up to as_of and within the term', () => {
-    const readings = [
-      { date: '2026-03-31', value: 500 },
-      { date: '2026-04-02', value: 160 },
-      { date: '2026-04-11', value: 500 },
-    ];
+    const readings = [reading('2026-03-31', 500), reading('2026-04-02', 160), reading('2026-04-11', 500)];
     expect(evaluateTrigger(flood, readings, '2026-04-01', term)).toMatchObject({
       observedValue: null,
       readingsUsed: 0,
@@ -178,7 +166,7 @@ describe('vegetation stress: mean NDVI of the last 30 days, once 30 days of the 
   it('cannot breach in the first 29 days', () => {
     const low = daily(season.start, Array(29).fill(0.2));
     expect(evaluateTrigger(stress, low, '2026-04-29', season)).toMatchObject({ observedValue: 0.2, breached: false });
-    expect(evaluateTrigger(stress, [...low, { date: '2026-04-30', value: 0.2 }], '2026-04-30', season)).toMatchObject({
+    expect(evaluateTrigger(stress, [...low, reading('2026-04-30', 0.2)], '2026-04-30', season)).toMatchObject({
       observedValue: 0.2,
       breached: true,
       severityPpm: 750_000,

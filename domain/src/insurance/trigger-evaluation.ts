@@ -16,6 +16,8 @@ import { FULL_SEVERITY_PPM } from './severity';
 export interface IndexObservation {
   readonly date: string;
   readonly value: number;
+  /** 1 when first recorded, +1 per replacement: part of what an evaluation's digest proves it used. */
+  readonly revision: number;
 }
 
 /** How much of the aggregate's window the readings cover (SPEC §7 Completeness). */

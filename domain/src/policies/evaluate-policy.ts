@@ -1,9 +1,10 @@
-import type { Peril, PolicyEvent, ReadingIndex, SkipReasons } from '@cropcover/contracts';
+import type { Peril, PolicyDataSources, PolicyEvent, SkipReasons } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar-date';
 import { payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
+import { provenanceOf } from '../insurance/readings-provenance';
 import { severityFraction } from '../insurance/severity';
 import { payoutIdFor } from './payout-id';
 import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
@@ -13,7 +14,7 @@ import { visibleIssuedPolicy } from './policy-access';
 export interface EvaluatePolicy {
   readonly actor: Actor;
   readonly evaluationId: string;
-  /** The field's readings over the term, by index, as the caller loaded them. */
+  /** Each peril's readings over the term from its frozen data, as the caller loaded them. */
   readonly readings: ReadingHistory;
   readonly now: Date;
 }
@@ -57,6 +58,13 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         observed_value: outcome.observedValue,
         readings_used: outcome.readingsUsed,
         coverage: coverageOnTheWire(outcome.coverage),
+        provenance: provenanceOf(
+          cover.data,
+          cover.terms.aggregation,
+          command.readings[peril] ?? [],
+          outcome.windowStart,
+          outcome.windowEnd,
+        ),
         threshold: cover.terms.threshold,
         comparison,
         breached: outcome.breached,
@@ -120,6 +128,6 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
   return events;
 };
 
-/** The reading indices a live evaluation needs, each over the term: what the caller loads. */
-export const readingsNeeded = (state: Policy): ReadingIndex[] =>
-  state.status === 'not_issued' ? [] : [...new Set(state.perils.map((cover) => cover.terms.reading))];
+/** The frozen data of each peril: what the caller loads readings from. */
+export const policyDataSources = (state: Policy): PolicyDataSources =>
+  state.status === 'not_issued' ? {} : Object.fromEntries(state.perils.map((cover) => [cover.terms.peril, cover.data]));

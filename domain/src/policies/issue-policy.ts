@@ -1,9 +1,10 @@
-import type { PolicyEnvironment, PolicyEvent, PolicyIssueRequest } from '@cropcover/contracts';
+import type { PolicyDataSources, PolicyEnvironment, PolicyEvent, PolicyIssueRequest } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import type { Farm } from '../farms/farm';
 import { utcDate } from '../insurance/calendar-date';
 import { priceCover } from '../insurance/cover';
+import { dataOfPeril } from '../insurance/peril-data';
 import { rateFraction } from '../insurance/pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from '../insurance/product-catalog';
 import type { ReadingHistory } from '../insurance/reading-history';
@@ -20,7 +21,9 @@ export interface IssuePolicy {
   readonly request: PolicyIssueRequest;
   /** The farm as the registry holds it. */
   readonly farm: Farm;
-  /** The field's past readings, for burning-cost pricing exactly as the quote saw them. */
+  /** The data each peril reads, resolved from the field: frozen into the policy. */
+  readonly dataSources: PolicyDataSources;
+  /** Each peril's past readings from that data, for burning-cost pricing exactly as the quote saw them. */
   readonly history: ReadingHistory;
   readonly settlementPeriodDays: number;
   readonly now: Date;
@@ -82,6 +85,9 @@ export const issuePolicy = (
         term_start: cover.term.start,
         term_end: cover.term.end,
         settlement_period_days: command.settlementPeriodDays,
+        data_sources: Object.fromEntries(
+          request.perils.map((peril) => [peril, dataOfPeril(command.dataSources, peril)]),
+        ),
         issued_at: command.now.toISOString(),
         platform_version: PLATFORM_VERSION,
       },

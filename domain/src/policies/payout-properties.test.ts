@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar-date';
 import { multiplyMinorUnits } from '../insurance/money';
+import { ownFieldDataSources } from '../insurance/peril-data';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
@@ -63,6 +64,7 @@ const issued = (perils: Peril[], sumInsured: number): Policy =>
         term_end: termEnd,
       },
       farm: insuredFarm,
+      dataSources: ownFieldDataSources('org-1', 'farm-1', 'north', perils),
       history: {},
       settlementPeriodDays: 30,
       now: new Date('2026-03-30T00:00:00Z'),
@@ -70,21 +72,33 @@ const issued = (perils: Peril[], sumInsured: number): Policy =>
     initialPolicy,
   ).reduce(evolvePolicy, initialPolicy);
 
-/** Readings as the store keeps them: the latest value per index and date. */
+type FieldReadings = Record<ReadingIndex, readonly IndexObservation[]>;
+
+/** Readings as the store keeps them: the latest value per index and date, its revision counting the
+ *  replacements. */
 const upsert = (
-  history: ReadingHistory,
+  stored: FieldReadings,
   pushed: readonly { index: ReadingIndex; day: number; value: number }[],
-): ReadingHistory => {
-  const next: Record<string, IndexObservation[]> = {};
+): FieldReadings => {
+  const next = { ...stored };
   for (const index of ['rainfall_mm', 'ndvi', 'wind_speed_ms'] as const) {
-    const byDate = new Map((history[index] ?? []).map((reading) => [reading.date, reading.value]));
+    const byDate = new Map(stored[index].map((reading) => [reading.date, reading]));
     for (const reading of pushed.filter((candidate) => candidate.index === index)) {
-      byDate.set(addDays(termStart, reading.day), reading.value);
+      const date = addDays(termStart, reading.day);
+      byDate.set(date, { date, value: reading.value, revision: (byDate.get(date)?.revision ?? 0) + 1 });
     }
-    next[index] = [...byDate].map(([date, value]) => ({ date, value }));
+    next[index] = [...byDate.values()];
   }
   return next;
 };
+
+/** What each peril reads of the field's own readings: drought and flood share the rainfall. */
+const byPeril = (stored: FieldReadings): ReadingHistory => ({
+  drought: stored.rainfall_mm,
+  flood: stored.rainfall_mm,
+  vegetation_stress: stored.ndvi,
+  storm: stored.wind_speed_ms,
+});
 
 const asIssued = (state: Policy): IssuedPolicy => {
   if (state.status === 'not_issued') throw new Error('not issued');
@@ -99,14 +113,14 @@ describe('payout properties over random readings and evaluation sequences', () =
     fc.assert(
       fc.property(scenarioArbitrary, ({ perils, sumInsured, steps }) => {
         let state = issued(perils, sumInsured);
-        let history: ReadingHistory = {};
+        let stored: FieldReadings = { rainfall_mm: [], ndvi: [], wind_speed_ms: [] };
         const log: PolicyEvent[] = [];
         steps.forEach((step, at) => {
-          history = upsert(history, step.pushed);
+          stored = upsert(stored, step.pushed);
           const command = {
             actor: insurer,
             evaluationId: `e${at}`,
-            readings: history,
+            readings: byPeril(stored),
             now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
           };
           const before = asIssued(state);

@@ -18,7 +18,7 @@ export const assessPerils = (
 ): PerilAssessment[] =>
   policy.perils.map((cover) => ({
     cover,
-    outcome: evaluateTrigger(cover.terms, readings[cover.terms.reading] ?? [], asOf, term),
+    outcome: evaluateTrigger(cover.terms, readings[cover.terms.peril] ?? [], asOf, term),
   }));
 
 export const policyTerm = (policy: IssuedPolicy): CoverTerm => ({

@@ -37,6 +37,7 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
       comparison: cover.terms.comparison,
       data_available: cover.latestObservedValue !== null || cover.latestSkipReason === 'incomplete_data',
       ...triggerData(cover),
+      data_source: cover.data,
     })),
     status: policy.status,
     issued_at: issued.issued_at,

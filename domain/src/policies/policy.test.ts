@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { PolicyEvent, type PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
+import { ownFieldDataSources } from '../insurance/peril-data';
 import { triggerTermsFor } from '../insurance/product-catalog';
 import { quoteCover } from '../insurance/quote';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
+import { reading } from '../testing/readings';
 import { backtestPolicy, backtestTerm } from './backtest-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { evaluationKind } from './evaluation-kind';
@@ -27,12 +30,16 @@ const request: PolicyIssueRequest = {
   term_start: term.start,
   term_end: term.end,
 };
+/** The organization's own readings of the field: what a policy naming no source reads. */
+const ownFieldData = (index: 'rainfall_mm' | 'wind_speed_ms') =>
+  ({ source_id: 'organization-fields:org-1', kind: 'field', index, location: 'farm-1/north' }) as const;
 const issue: IssuePolicy = {
   actor: insurer,
   policyId: 'policy-1',
   environment: 'sandbox',
   request,
   farm: insuredFarm,
+  dataSources: ownFieldDataSources('org-1', 'farm-1', 'north', request.perils),
   history: {},
   settlementPeriodDays: 30,
   now: issuedAt,
@@ -64,6 +71,11 @@ const policyIssued: PolicyEvent = {
     term_start: term.start,
     term_end: term.end,
     settlement_period_days: 30,
+    data_sources: {
+      drought: ownFieldData('rainfall_mm'),
+      flood: ownFieldData('rainfall_mm'),
+      storm: ownFieldData('wind_speed_ms'),
+    },
     issued_at: issuedAt.toISOString(),
     platform_version: expect.any(String) as unknown as string,
   },
@@ -85,6 +97,7 @@ describe('issuing a policy', () => {
       request: { ...request, term_start: term.start, term_end: term.end },
       farm: insuredFarm,
       today: '2026-03-25',
+      dataSources: issue.dataSources,
       history: {},
     });
     const [event] = issuePolicy(issue, initialPolicy);
@@ -130,7 +143,7 @@ describe('issuing a policy', () => {
 
 describe('evaluating a policy', () => {
   const spec = deciderSpec(initialPolicy, evolvePolicy, evaluatePolicy);
-  const stormOf = (speed: number) => ({ wind_speed_ms: [{ date: '2026-04-03', value: speed }] });
+  const stormOf = (speed: number) => ({ storm: [reading('2026-04-03', speed)] });
   const evaluate = (
     evaluationId: string,
     readings: ReadingHistory = stormOf(32.5),
@@ -168,6 +181,15 @@ describe('evaluating a policy', () => {
         observed_value: 32.5,
         readings_used: 1,
         coverage: { days_with_reading: 1, days_in_window: 5 },
+        provenance: {
+          ...ownFieldData('wind_speed_ms'),
+          aggregate: 'max',
+          readings_from: '2026-04-01',
+          readings_to: '2026-04-05',
+          readings_used: 1,
+          // Recomputed here from the one line the auditor would read back: date,value,revision.
+          digest: `sha256:${createHash('sha256').update('2026-04-03,32.5,1\n').digest('hex')}`,
+        },
         threshold: 25,
         comparison: 'gte',
         breached: true,
@@ -185,7 +207,8 @@ describe('evaluating a policy', () => {
   });
 
   it('skips a drought read on one day of its window as incomplete_data, and pays nothing', () => {
-    const oneDryDay = { rainfall_mm: [{ date: '2026-04-03', value: 0 }] };
+    const rain = [reading('2026-04-03', 0)];
+    const oneDryDay = { drought: rain, flood: rain };
     spec
       .given([policyIssued])
       .when(evaluate('eval-1', oneDryDay, '2026-04-20T06:00:00.000Z'))
@@ -208,9 +231,8 @@ describe('evaluating a policy', () => {
   });
 
   it('evaluates a drought read on 9 of its 10 days as if the missing day rained 1000 mm: no breach', () => {
-    const nineDryDays = {
-      rainfall_mm: Array.from({ length: 9 }, (_, day) => ({ date: `2026-04-0${day + 1}`, value: 0 })),
-    };
+    const rain = Array.from({ length: 9 }, (_, day) => reading(`2026-04-0${day + 1}`, 0));
+    const nineDryDays = { drought: rain, flood: rain };
     const events = evaluatePolicy(
       evaluate('eval-1', nineDryDays, '2026-04-20T06:00:00.000Z'),
       issuedState([policyIssued]),
@@ -317,10 +339,8 @@ describe('evaluating a policy', () => {
   });
 
   it('never pays more than the sum insured across perils', () => {
-    const readings = {
-      wind_speed_ms: [{ date: '2026-04-03', value: 45 }],
-      rainfall_mm: [{ date: '2026-04-03', value: 400 }],
-    };
+    const rain = [reading('2026-04-03', 400)];
+    const readings = { storm: [reading('2026-04-03', 45)], drought: rain, flood: rain };
     const events = evaluatePolicy(evaluate('eval-1', readings), issuedState([policyIssued]));
     const paid = events.flatMap((event) => (event.type === 'PayoutApproved' ? [event.data.amount_minor] : []));
     expect(paid).toEqual([1_000_000]);
@@ -330,12 +350,8 @@ describe('evaluating a policy', () => {
   });
 
   it('evaluates as of term end once the term is over, so drought can breach', () => {
-    const dry = {
-      rainfall_mm: Array.from({ length: 10 }, (_, day) => ({
-        date: `2026-04-${String(day + 1).padStart(2, '0')}`,
-        value: 1,
-      })),
-    };
+    const rain = Array.from({ length: 10 }, (_, day) => reading(`2026-04-${String(day + 1).padStart(2, '0')}`, 1));
+    const dry = { drought: rain, flood: rain };
     const events = evaluatePolicy(evaluate('eval-9', dry, '2026-04-20T06:00:00.000Z'), issuedState([policyIssued]));
     expect(events[0]).toMatchObject({
       type: 'TriggerEvaluated',
@@ -374,12 +390,7 @@ describe('evaluating a policy', () => {
 });
 
 describe('backtesting a policy', () => {
-  const readings = {
-    wind_speed_ms: [
-      { date: '2025-04-03', value: 40 },
-      { date: '2026-04-03', value: 30 },
-    ],
-  };
+  const readings = { storm: [reading('2025-04-03', 40), reading('2026-04-03', 30)] };
   const backtest = (asOf: string) => ({ actor: insurer, asOf, readings, now: new Date('2026-04-20T06:00:00.000Z') });
 
   it('tells live evaluations from backtests and refuses the future', () => {
@@ -447,7 +458,7 @@ describe('lapsing, settling and expiring', () => {
     {
       actor: insurer,
       evaluationId: 'eval-1',
-      readings: { wind_speed_ms: [{ date: '2026-04-03', value: 40 }] },
+      readings: { storm: [reading('2026-04-03', 40)] },
       now: new Date('2026-04-05T06:00:00Z'),
     },
     issuedState([policyIssued]),
@@ -538,7 +549,7 @@ describe('monitoring and the policy view', () => {
         {
           actor: insurer,
           evaluationId: 'e',
-          readings: { wind_speed_ms: [{ date: '2026-04-02', value: 12 }] },
+          readings: { storm: [reading('2026-04-02', 12)] },
           now: new Date('2026-04-04T05:00:00Z'),
         },
         issuedState([policyIssued]),
@@ -554,6 +565,7 @@ describe('monitoring and the policy view', () => {
       field_location: '-1.29,36.82',
       next_monitoring_date: '2026-04-05',
     });
+    // Every trigger shows the data it reads: here the policy organization's own readings of the field.
     expect(view.triggers).toEqual([
       {
         peril: 'drought',
@@ -563,6 +575,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'lte',
         data_available: false,
         skipped_reason: 'no_data',
+        data_source: ownFieldData('rainfall_mm'),
       },
       {
         peril: 'flood',
@@ -572,6 +585,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'gte',
         data_available: false,
         skipped_reason: 'no_data',
+        data_source: ownFieldData('rainfall_mm'),
       },
       {
         peril: 'storm',
@@ -581,6 +595,7 @@ describe('monitoring and the policy view', () => {
         comparison: 'gte',
         data_available: true,
         coverage: { days_with_reading: 1, days_in_window: 4 },
+        data_source: ownFieldData('wind_speed_ms'),
       },
     ]);
   });

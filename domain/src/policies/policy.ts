@@ -1,6 +1,7 @@
 import type {
   DataCoverage,
   Peril,
+  PerilDataSource,
   PolicyEvent,
   PolicyIssued,
   PolicyStatus,
@@ -9,11 +10,14 @@ import type {
 } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 import { utcDate } from '../insurance/calendar-date';
+import { ownFieldData } from '../insurance/peril-data';
 import { severityPpmOf } from '../insurance/severity';
 
 /** One peril of an issued policy: its frozen trigger and what it has breached and been paid so far. */
 export interface PerilCover {
   readonly terms: TriggerTerms;
+  /** The source and location the trigger reads, frozen at issue. */
+  readonly data: PerilDataSource;
   readonly breached: boolean;
   /** The deepest severity breached so far; a later breach pays only when it goes deeper. */
   readonly deepestSeverityPpm: number;
@@ -62,6 +66,10 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
       issued: event.data,
       perils: event.data.triggers.map((terms) => ({
         terms,
+        // Policies issued before sources read the field's readings; their own organization's are those.
+        data:
+          event.data.data_sources?.[terms.peril] ??
+          ownFieldData(event.data.organization_id, event.data.farm_id, event.data.field_id, terms.reading),
         breached: false,
         deepestSeverityPpm: 0,
         paidMinor: 0,

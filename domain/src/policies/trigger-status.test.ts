@@ -1,8 +1,8 @@
 import type { PolicyEvent } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { ownFieldDataSources } from '../insurance/peril-data';
 import { insuredFarm, insurer } from '../testing/insured-farm';
+import { dailyReadings as daily, reading } from '../testing/readings';
 import { issuePolicy } from './issue-policy';
 import { evolvePolicy, type IssuedPolicy, initialPolicy } from './policy';
 import { liveTriggerStatus, liveTriggerWindow } from './trigger-status';
@@ -23,6 +23,7 @@ const policy = ((): IssuedPolicy => {
         term_end: term.end,
       },
       farm: insuredFarm,
+      dataSources: ownFieldDataSources('org-1', 'farm-1', 'north', ['drought', 'flood', 'vegetation_stress', 'storm']),
       history: {},
       settlementPeriodDays: 30,
       now: new Date('2026-03-28T08:00:00.000Z'),
@@ -34,17 +35,23 @@ const policy = ((): IssuedPolicy => {
   return state;
 })();
 
-const daily = (from: string, values: readonly number[]): IndexObservation[] =>
-  values.map((value, at) => ({ date: addDays(from, at), value }));
+/** The organization's own readings of the field, as the policy froze them. */
+const ownField = (index: 'rainfall_mm' | 'ndvi' | 'wind_speed_ms') => ({
+  source_id: 'organization-fields:org-1',
+  kind: 'field',
+  index,
+  location: 'farm-1/north',
+});
 
 const statusOf = (peril: string, statuses: ReturnType<typeof liveTriggerStatus>) =>
   statuses.find((status) => status.peril === peril);
 
 describe('the live trigger status of a policy', () => {
   it('is the aggregate so far over [term start, today] under the frozen terms, for every peril', () => {
+    const rain = daily('2026-04-01', [10, 0, 60, 80, 20, 5]);
     const statuses = liveTriggerStatus(
       policy,
-      { rainfall_mm: daily('2026-04-01', [10, 0, 60, 80, 20, 5]), wind_speed_ms: daily('2026-04-02', [12, 31.5]) },
+      { drought: rain, flood: rain, storm: daily('2026-04-02', [12, 31.5]) },
       '2026-04-06',
     );
     expect(statuses).toEqual([
@@ -56,6 +63,7 @@ describe('the live trigger status of a policy', () => {
         comparison: 'lte',
         data_available: true,
         coverage: { days_with_reading: 6, days_in_window: 6 },
+        data_source: ownField('rainfall_mm'),
       },
       {
         peril: 'flood',
@@ -65,6 +73,7 @@ describe('the live trigger status of a policy', () => {
         comparison: 'gte',
         data_available: true,
         coverage: { days_with_reading: 6, days_in_window: 6 },
+        data_source: ownField('rainfall_mm'),
       },
       {
         peril: 'vegetation_stress',
@@ -74,6 +83,7 @@ describe('the live trigger status of a policy', () => {
         comparison: 'lte',
         data_available: false,
         skipped_reason: 'no_data',
+        data_source: ownField('ndvi'),
       },
       {
         peril: 'storm',
@@ -83,13 +93,14 @@ describe('the live trigger status of a policy', () => {
         comparison: 'gte',
         data_available: true,
         coverage: { days_with_reading: 2, days_in_window: 6 },
+        data_source: ownField('wind_speed_ms'),
       },
     ]);
   });
 
   it('has data but no drought reading while the days read so far are under 90% of the window', () => {
     const rainfall = daily('2026-04-01', [4, 0, 4, 0]).filter((_, at) => at % 2 === 0);
-    const drought = statusOf('drought', liveTriggerStatus(policy, { rainfall_mm: rainfall }, '2026-04-04'));
+    const drought = statusOf('drought', liveTriggerStatus(policy, { drought: rainfall }, '2026-04-04'));
     expect(drought).toMatchObject({
       current_index_reading: null,
       data_available: true,
@@ -99,15 +110,11 @@ describe('the live trigger status of a policy', () => {
   });
 
   it('ignores readings dated after today or outside the term', () => {
-    const rainfall = [
-      { date: '2026-03-31', value: 500 },
-      { date: '2026-04-02', value: 7 },
-      { date: '2026-04-09', value: 900 },
-    ];
-    const flood = statusOf('flood', liveTriggerStatus(policy, { rainfall_mm: rainfall }, '2026-04-05'));
+    const rainfall = [reading('2026-03-31', 500), reading('2026-04-02', 7), reading('2026-04-09', 900)];
+    const flood = statusOf('flood', liveTriggerStatus(policy, { flood: rainfall }, '2026-04-05'));
     expect(flood).toMatchObject({ current_index_reading: 7, data_available: true });
-    const afterTerm = [{ date: '2026-05-31', value: 300 }];
-    expect(statusOf('flood', liveTriggerStatus(policy, { rainfall_mm: afterTerm }, '2026-06-10'))).toMatchObject({
+    const afterTerm = [reading('2026-05-31', 300)];
+    expect(statusOf('flood', liveTriggerStatus(policy, { flood: afterTerm }, '2026-06-10'))).toMatchObject({
       current_index_reading: null,
       data_available: false,
     });
@@ -116,13 +123,14 @@ describe('the live trigger status of a policy', () => {
   it('has data but no reading when the window has NDVI only before its last 30 days', () => {
     const vegetation = statusOf(
       'vegetation_stress',
-      liveTriggerStatus(policy, { ndvi: daily('2026-04-01', [0.5, 0.5]) }, '2026-05-15'),
+      liveTriggerStatus(policy, { vegetation_stress: daily('2026-04-01', [0.5, 0.5]) }, '2026-05-15'),
     );
     expect(vegetation).toMatchObject({ current_index_reading: null, data_available: true, skipped_reason: 'no_data' });
   });
 
   it('has neither data nor a reading before the term begins', () => {
-    const early = liveTriggerStatus(policy, { rainfall_mm: daily('2026-03-25', [50, 50, 50]) }, '2026-03-30');
+    const rain = daily('2026-03-25', [50, 50, 50]);
+    const early = liveTriggerStatus(policy, { drought: rain, flood: rain }, '2026-03-30');
     expect(early.every((status) => status.current_index_reading === null && !status.data_available)).toBe(true);
     expect(liveTriggerWindow(policy, '2026-03-30')).toBeUndefined();
   });

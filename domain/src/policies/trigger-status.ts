@@ -28,9 +28,10 @@ export const liveTriggerStatus = (policy: IssuedPolicy, readings: ReadingHistory
     current_index_reading: outcome.observedValue,
     trigger_threshold: cover.terms.threshold,
     comparison: cover.terms.comparison,
-    data_available: anyReadingIn(readings[cover.terms.reading] ?? [], window),
+    data_available: anyReadingIn(readings[cover.terms.peril] ?? [], window),
     ...(outcome.skipReason === null
       ? { coverage: coverageOnTheWire(outcome.coverage) }
       : { skipped_reason: outcome.skipReason }),
+    data_source: cover.data,
   }));
 };

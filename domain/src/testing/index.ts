@@ -1,9 +1,9 @@
 // Test-only builders other packages' tests share; nothing outside a test imports this folder.
 
 export {
-  dataProvider,
   fieldSourceRegistered,
   gridSourceRegistered,
   stationSourceRegistered,
 } from './index-sources';
 export { insuredFarmEvents } from './insured-farm';
+export { dailyReadings, firstRecorded, reading } from './readings';

@@ -5,11 +5,12 @@ import {
   RegistryEventMessage,
   TriggerBreachMessage,
 } from '@cropcover/contracts';
-import { farmerStream, farmStream, shareableIdStream } from '@cropcover/domain';
+import { farmerStream, farmStream, indexSourceStream, shareableIdStream } from '@cropcover/domain';
+import { gridSourceRegistered } from '@cropcover/domain/testing';
 import type { NewEvent, RecordedEvent } from '@cropcover/eventstore';
 import { describe, expect, it } from 'vitest';
 import { policyStory } from '../testing/policy-story';
-import { farmerRegistered, farmRegistered, shareableIdClaimed } from '../testing/registry-events';
+import { farmerRegistered, farmRegistered, newEvent, shareableIdClaimed } from '../testing/registry-events';
 import { routeToTopics } from './integration-messages';
 
 const recorded = (streamId: string, events: readonly NewEvent[]): RecordedEvent[] =>
@@ -29,7 +30,7 @@ const breachedPolicy = () => {
     termEnd: '2026-04-30',
     issuedAt: '2026-03-28T08:00:00.000Z',
   });
-  story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+  story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
   return recorded(story.streamId, story.events);
 };
 
@@ -83,6 +84,23 @@ describe('routeToTopics', () => {
       aggregate_type: 'farm',
       aggregate_id: 'm1',
       type: 'FarmRegistered',
+    });
+  });
+
+  it('keys index source events by the source id on the registry topic', () => {
+    const [source] = recorded(indexSourceStream('src-grid'), [
+      newEvent(gridSourceRegistered.type, gridSourceRegistered.data),
+    ]);
+    const [message, ...others] = source ? routeToTopics(source, INTEGRATION_TOPICS) : [];
+
+    expect(others).toEqual([]);
+    expect(message?.topic).toBe(INTEGRATION_TOPICS.registryEvents);
+    expect(message?.message.key).toBe('src-grid');
+    expect(RegistryEventMessage.parse(JSON.parse(message?.message.value ?? ''))).toMatchObject({
+      aggregate_type: 'index_source',
+      aggregate_id: 'src-grid',
+      type: 'IndexSourceRegistered',
+      data: { resolution_deg: 0.05 },
     });
   });
 

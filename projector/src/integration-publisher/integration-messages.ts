@@ -1,11 +1,11 @@
 import type { IntegrationMessageHeaders, IntegrationTopicNames, RegistryAggregateType } from '@cropcover/contracts';
-import { farmerStream, farmStream, policyStream } from '@cropcover/domain';
+import { farmerStream, farmStream, indexSourceStream, policyStream } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { OutgoingMessage } from '@cropcover/runtime';
 
 // Which topics an event of the log goes to, and the message it becomes there (the shapes are the
-// contracts in contracts/src/integration). Streams other than policies, farms and farmers (shareable
-// ids, webhook subscriptions, …) are internal and published nowhere.
+// contracts in contracts/src/integration). Streams other than policies, farms, farmers and index sources
+// (shareable ids, webhook subscriptions, …) are internal and published nowhere.
 
 export interface RoutedMessage {
   readonly topic: string;
@@ -38,14 +38,16 @@ const routed = (topic: string, key: string, event: RecordedEvent, value: object)
   message: { key, value: JSON.stringify(value), headers: headersOf(event) },
 });
 
-/** The farm or farmer a registry stream holds; undefined for any other stream. */
+/** The farm, farmer or index source a registry stream holds; undefined for any other stream. */
 const registryAggregateOf = (
   streamId: string,
 ): { readonly type: RegistryAggregateType; readonly id: string } | undefined => {
   const farmId = farmStream.idOf(streamId);
   if (farmId) return { type: 'farm', id: farmId };
   const farmerId = farmerStream.idOf(streamId);
-  return farmerId ? { type: 'farmer', id: farmerId } : undefined;
+  if (farmerId) return { type: 'farmer', id: farmerId };
+  const sourceId = indexSourceStream.idOf(streamId);
+  return sourceId ? { type: 'index_source', id: sourceId } : undefined;
 };
 
 export const routeToTopics = (event: RecordedEvent, topics: IntegrationTopicNames): RoutedMessage[] => {

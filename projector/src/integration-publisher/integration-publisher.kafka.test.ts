@@ -43,12 +43,15 @@ const breachingPolicy = (policyId: string): NewEvent[] => {
     termEnd: '2026-04-30',
     issuedAt: '2026-03-28T08:00:00.000Z',
   });
-  story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+  story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
   const payoutId = story.state.payouts[0]?.payoutId;
   if (!payoutId) throw new Error('the flood breach approves a payout');
   story.settle(payoutId, '2026-04-06T09:00:00.000Z');
   story.evaluate(
-    { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+    {
+      flood: [{ date: '2026-04-02', value: 200, revision: 1 }],
+      storm: [{ date: '2026-04-06', value: 30, revision: 1 }],
+    },
     '2026-04-07T06:00:00.000Z',
   );
   return story.takeNew();

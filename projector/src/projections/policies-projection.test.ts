@@ -24,11 +24,18 @@ describe('policies projection', () => {
       termEnd: '2026-04-30',
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
-    claimed.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    claimed.evaluate(
+      { flood: [{ date: '2026-04-02', value: 200, revision: 1 }] },
+      '2026-04-05T06:00:00.000Z',
+      'eval-1',
+    );
     floodPayoutId = claimed.state.payouts[0]!.payoutId;
     claimed.settle(floodPayoutId, '2026-04-06T09:00:00.000Z');
     claimed.evaluate(
-      { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+      {
+        flood: [{ date: '2026-04-02', value: 200, revision: 1 }],
+        storm: [{ date: '2026-04-06', value: 30, revision: 1 }],
+      },
       '2026-04-07T06:00:00.000Z',
       'eval-2',
     );

@@ -52,12 +52,25 @@ const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): Pol
 
 const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
   if (event.type !== 'TriggerEvaluated') return undefined;
-  // The history shows the coverage the evaluation was judged on, not the count of readings used: that
-  // stays in the event. An evaluation recorded before coverage was has none (null).
-  const { comparison: _, readings_used: __, coverage, ...evaluation } = event.data;
+  // The history shows the coverage the evaluation was judged on, not the count of readings used nor the
+  // provenance: those stay in the event. An evaluation recorded before coverage was has none (null).
+  // Columns are named one by one: a field added to the event must not become a column by accident.
+  const { data } = event;
+  const { coverage } = data;
   return {
-    ...evaluation,
+    evaluation_id: data.evaluation_id,
+    peril: data.peril,
+    policy_id: data.policy_id,
     organization_id: organizationId,
+    trigger_index: data.trigger_index,
+    observed_value: data.observed_value,
+    threshold: data.threshold,
+    breached: data.breached,
+    severity: data.severity,
+    as_of: data.as_of,
+    window_start: data.window_start,
+    window_end: data.window_end,
+    evaluated_at: data.evaluated_at,
     days_with_reading: coverage?.days_with_reading ?? null,
     days_in_window: coverage?.days_in_window ?? null,
     payout_id: null,

@@ -14,7 +14,7 @@ import { policiesProjection } from './policies-projection';
 // a time, replays, retries after a rollback, perils given in any order) moves each policy between count
 // keys exactly once. These tests compare it with a GROUP BY over the policies rows after each shape.
 
-const FLOOD_RAIN = { rainfall_mm: [{ date: '2026-04-02', value: 200 }] };
+const FLOOD_RAIN = { flood: [{ date: '2026-04-02', value: 200, revision: 1 }] };
 
 /** A PolicyExpired as the monitor would record it (the story has no expiry of its own). */
 const expired = (story: PolicyStory, at: string): NewEvent[] =>
@@ -63,7 +63,7 @@ describe('policy counts', () => {
     await t.eventStore.append(lapsed.streamId, lapsed.takeNew(), 'any');
     // Issued then expired after the settlement period, with an evaluation that paid nothing in between.
     const expiring = start('p-expired', ['flood', 'storm']);
-    expiring.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 10 }] }, '2026-04-05T06:00:00.000Z');
+    expiring.evaluate({ flood: [{ date: '2026-04-02', value: 10, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
     await append(expiring);
     await t.eventStore.append(expiring.streamId, expired(expiring, '2026-07-01T00:00:00.000Z'), 'any');
     // One that stays active, and one of another organization.

@@ -37,6 +37,8 @@ const auditorA: Caller = { sub: 'auditor-a', org: 'org-a', roles: ['auditor'] };
 const insurerB: Caller = { sub: 'insurer-b', org: 'org-b', roles: ['insurer'] };
 const adminB: Caller = { sub: 'admin-b', org: 'org-b', roles: ['admin'] };
 
+const OWN_FIELD = 'organization-fields:org-a';
+
 describe('insurance queries', () => {
   let t: ProjectorTestDatabase;
   let server: Server;
@@ -61,10 +63,17 @@ describe('insurance queries', () => {
       termEnd: '2026-04-30',
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
-    claimed.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    claimed.evaluate(
+      { flood: [{ date: '2026-04-02', value: 200, revision: 1 }] },
+      '2026-04-05T06:00:00.000Z',
+      'eval-1',
+    );
     claimed.settle(claimed.state.payouts[0]!.payoutId, '2026-04-06T09:00:00.000Z');
     claimed.evaluate(
-      { rainfall_mm: [{ date: '2026-04-02', value: 200 }], wind_speed_ms: [{ date: '2026-04-06', value: 30 }] },
+      {
+        flood: [{ date: '2026-04-02', value: 200, revision: 1 }],
+        storm: [{ date: '2026-04-06', value: 30, revision: 1 }],
+      },
       '2026-04-07T06:00:00.000Z',
       'eval-2',
     );
@@ -128,11 +137,13 @@ describe('insurance queries', () => {
           { index: 'rainfall_mm', date: '2026-04-02', value: 120 },
           { index: 'rainfall_mm', date: '2026-04-03', value: 45.5 },
           { index: 'wind_speed_ms', date: '2026-04-06', value: 30 },
+          // Another organization's readings of the same field: the policy never reads them.
+          { index: 'rainfall_mm', date: '2026-04-04', value: 500, source_id: 'organization-fields:org-b' },
         ].map((reading) => ({
-          farm_id: 'farm-1',
-          field_id: 'north',
+          source_id: OWN_FIELD,
+          location: 'farm-1/north',
           ...reading,
-          source: null,
+          note: null,
           revision: 1,
           recorded_at: '2026-04-07T00:00:00.000Z',
         })),
@@ -254,13 +265,16 @@ describe('insurance queries', () => {
             peril: 'flood',
             trigger_index: 'max_5day_rainfall_mm',
             // 120 + 45.5 from the readings table now, not the 200 the last evaluation saw; the reading
-            // before term start is outside the window.
+            // before term start is outside the window, and org-b's 500 of the same field is not the
+            // policy's data.
             current_index_reading: 165.5,
             trigger_threshold: 150,
             comparison: 'gte',
             data_available: true,
             // A maximum runs on the days present and says how many there were.
             coverage: { days_with_reading: 2, days_in_window: 8 },
+            // The data frozen at issue: the insurer's own readings of the field.
+            data_source: { source_id: OWN_FIELD, kind: 'field', index: 'rainfall_mm', location: 'farm-1/north' },
           },
           {
             peril: 'storm',
@@ -270,6 +284,7 @@ describe('insurance queries', () => {
             comparison: 'gte',
             data_available: true,
             coverage: { days_with_reading: 1, days_in_window: 8 },
+            data_source: { source_id: OWN_FIELD, kind: 'field', index: 'wind_speed_ms', location: 'farm-1/north' },
           },
         ],
       });

@@ -1,9 +1,40 @@
 import { createKysely, createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { type Kysely, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadModels } from '../read-models';
+import { registryReadModels } from './0001-registry-read-models';
+import { indexReadings } from './0002-index-readings';
+import { policyReadModels } from './0003-policy-read-models';
+import { idempotencyKeys } from './0004-idempotency-keys';
+import { webhookTables } from './0005-webhooks';
+import { webhookTargetPositions } from './0006-webhook-target-positions';
+import { idempotencyKeyScope } from './0007-idempotency-key-scope';
 import { migrateReadModels } from './migrate-read-models';
+
+/** The read models as they stood before readings had sources: migrations 0001 to 0007, in the same
+ *  bookkeeping tables, so migrateReadModels then runs 0008 onwards on them. */
+const migrateBeforeSources = async (db: Kysely<ReadModels>): Promise<void> => {
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({
+        '0001-registry-read-models': registryReadModels,
+        '0002-index-readings': indexReadings,
+        '0003-policy-read-models': policyReadModels,
+        '0004-idempotency-keys': idempotencyKeys,
+        '0005-webhooks': webhookTables,
+        '0006-webhook-target-positions': webhookTargetPositions,
+        '0007-idempotency-key-scope': idempotencyKeyScope,
+      }),
+    },
+    migrationTableName: 'read_model_migrations',
+    migrationLockTableName: 'read_model_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+};
 
 describe('read-model migrations', () => {
   let database: TestDatabase;
@@ -24,6 +55,7 @@ describe('read-model migrations', () => {
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.tables
       where table_schema = 'public' and table_name not like 'read_model_migrations%'
+        and table_name not like 'legacy%'
       order by table_name`.execute(db);
     expect(rows.map((row) => row.table_name)).toEqual([
       'farm_fields',
@@ -33,6 +65,7 @@ describe('read-model migrations', () => {
       'idempotency_keys',
       'index_reading_revisions',
       'index_readings',
+      'index_sources',
       'policies',
       'policy_counts',
       'policy_evaluations',
@@ -54,5 +87,84 @@ describe('read-model migrations', () => {
       .execute();
     const row = await db.selectFrom('projection_checkpoints').selectAll().where('name', '=', 'wide').executeTakeFirst();
     expect(row?.commit_position).toBe(beyondBigint);
+  });
+});
+
+describe('migration 0008: readings by source', () => {
+  let database: TestDatabase;
+  let db: Kysely<ReadModels>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrate_readings_by_source');
+    db = createKysely<ReadModels>(createPool(database.url, createLogger({ level: 'silent' })));
+    await migrateBeforeSources(db);
+    const policy = (policyId: string, organizationId: string, farmId: string, fieldId: string) => sql`
+      insert into policies (policy_id, organization_id, environment, farm_id, field_id, sum_insured_minor, currency,
+        premium_minor, perils, status, issued_at, term_start, term_end, platform_version, aggregate, stream_revision)
+      values (${policyId}, ${organizationId}, 'sandbox', ${farmId}, ${fieldId}, 100000, 'USD', 5000,
+        array['flood'], 'active', '2026-03-01T00:00:00Z', '2026-03-01', '2026-08-31', '1.0.0', '{}'::jsonb, 0)`;
+    // Two organizations insure farm-1/north (one of them twice); farm-1/south is insured by none.
+    await policy('p-a1', 'org-a', 'farm-1', 'north').execute(db);
+    await policy('p-a2', 'org-a', 'farm-1', 'north').execute(db);
+    await policy('p-b', 'org-b', 'farm-1', 'north').execute(db);
+    await policy('p-c', 'org-c', 'farm-2', 'north').execute(db);
+    await sql`
+      insert into index_readings (farm_id, field_id, "index", "date", "value", source, revision, recorded_at)
+      values ('farm-1', 'north', 'rainfall_mm', '2026-03-02', 12.5, 'gauge', 2, '2026-03-03T06:00:00Z'),
+             ('farm-1', 'south', 'rainfall_mm', '2026-03-02', 40, null, 1, '2026-03-03T06:00:00Z')`.execute(db);
+    await sql`
+      insert into index_reading_revisions
+        (farm_id, field_id, "index", "date", revision, "value", source, recorded_at, replaced_at)
+      values ('farm-1', 'north', 'rainfall_mm', '2026-03-02', 1, 10, 'gauge', '2026-03-02T06:00:00Z',
+              '2026-03-03T06:00:00Z')`.execute(db);
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('copies an old reading into the field source of each organization holding a policy on that field', async () => {
+    const readings = await db
+      .selectFrom('index_readings')
+      .select((eb) => [
+        'source_id',
+        'location',
+        'index',
+        sql<string>`to_char(${eb.ref('date')}, 'YYYY-MM-DD')`.as('date'),
+        'value',
+        'note',
+        'revision',
+        'recorded_by',
+      ])
+      .orderBy('source_id')
+      .execute();
+    const copied = { location: 'farm-1/north', index: 'rainfall_mm', date: '2026-03-02', value: 12.5, note: 'gauge' };
+    // Once per organization, not per policy; the unpolicied field and farm-2 get nothing; no writer is known.
+    expect(readings).toEqual([
+      { source_id: 'organization-fields:org-a', ...copied, revision: 2, recorded_by: null },
+      { source_id: 'organization-fields:org-b', ...copied, revision: 2, recorded_by: null },
+    ]);
+    const revisions = await db
+      .selectFrom('index_reading_revisions')
+      .select(['source_id', 'location', 'revision', 'value', 'note'])
+      .orderBy('source_id')
+      .execute();
+    expect(revisions).toEqual([
+      { source_id: 'organization-fields:org-a', location: 'farm-1/north', revision: 1, value: 10, note: 'gauge' },
+      { source_id: 'organization-fields:org-b', location: 'farm-1/north', revision: 1, value: 10, note: 'gauge' },
+    ]);
+  });
+
+  it('keeps every old reading and revision in the legacy tables', async () => {
+    const { rows: legacy } = await sql<{ farm_id: string; field_id: string; value: number; revision: number }>`
+      select farm_id, field_id, "value", revision from legacy_index_readings order by field_id`.execute(db);
+    expect(legacy).toEqual([
+      { farm_id: 'farm-1', field_id: 'north', value: 12.5, revision: 2 },
+      { farm_id: 'farm-1', field_id: 'south', value: 40, revision: 1 },
+    ]);
+    const { rows: legacyRevisions } = await sql<{ value: number; revision: number }>`
+      select "value", revision from legacy_index_reading_revisions`.execute(db);
+    expect(legacyRevisions).toEqual([{ value: 10, revision: 1 }]);
   });
 });

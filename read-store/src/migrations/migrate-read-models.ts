@@ -8,6 +8,8 @@ import { idempotencyKeys } from './0004-idempotency-keys';
 import { webhookTables } from './0005-webhooks';
 import { webhookTargetPositions } from './0006-webhook-target-positions';
 import { idempotencyKeyScope } from './0007-idempotency-key-scope';
+import { readingsBySource } from './0008-readings-by-source';
+import { indexSources } from './0009-index-sources';
 import { evaluationCoverage } from './0010-evaluation-coverage';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   '0005-webhooks': webhookTables,
   '0006-webhook-target-positions': webhookTargetPositions,
   '0007-idempotency-key-scope': idempotencyKeyScope,
+  '0008-readings-by-source': readingsBySource,
+  '0009-index-sources': indexSources,
   '0010-evaluation-coverage': evaluationCoverage,
 };
 

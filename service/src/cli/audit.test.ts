@@ -30,7 +30,7 @@ describe('the policy audit CLI', () => {
       termEnd: '2026-04-30',
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
-    story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
+    story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z', 'eval-1');
     story.settle(story.state.payouts[0]!.payoutId, '2026-04-06T09:00:00.000Z');
     await t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
   });

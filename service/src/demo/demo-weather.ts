@@ -1,8 +1,7 @@
-import type { IndexReading } from '@cropcover/contracts';
 import { addDays } from '@cropcover/domain';
 
-// A made-up year of weather for one field: light rain, healthy vegetation, moderate wind, and two floods
-// of five days each. Deterministic, so every run tells the same story.
+// A made-up year of weather: light rain, healthy vegetation, moderate wind, and two floods of five days
+// each. Deterministic, so every run tells the same story.
 
 export const FLOOD_DAYS = 5;
 
@@ -12,13 +11,11 @@ export interface Flood {
   readonly rainfallMmPerDay: number;
 }
 
-export interface DemoWeather {
-  readonly farmId: string;
-  readonly fieldId: string;
-  /** The first and last day with readings. */
-  readonly from: string;
-  readonly to: string;
-  readonly floods: readonly Flood[];
+export interface DemoDay {
+  readonly date: string;
+  readonly rainfall_mm: number;
+  readonly ndvi: number;
+  readonly wind_speed_ms: number;
 }
 
 const inFlood = (date: string, flood: Flood): boolean =>
@@ -28,23 +25,16 @@ const round = (value: number, decimals: number): number => Number(value.toFixed(
 
 /** Rainfall, NDVI and wind for every day from `from` to `to`: at most 9 mm of rain a day outside the
  *  floods, so only the floods come near the flood trigger, and wind below the storm trigger throughout. */
-export const demoReadings = ({ farmId, fieldId, from, to, floods }: DemoWeather): IndexReading[] => {
-  const readings: IndexReading[] = [];
+export const demoWeather = (from: string, to: string, floods: readonly Flood[]): DemoDay[] => {
+  const days: DemoDay[] = [];
   for (let day = 0, date = from; date <= to; day += 1, date = addDays(from, day)) {
     const flood = floods.find((candidate) => inFlood(date, candidate));
-    const reading = (index: IndexReading['index'], value: number): IndexReading => ({
-      farm_id: farmId,
-      field_id: fieldId,
-      index,
+    days.push({
       date,
-      value,
-      source: 'cropcover-demo',
+      rainfall_mm: flood ? flood.rainfallMmPerDay : round(4.5 + 4.5 * Math.sin(day / 9), 1),
+      ndvi: round(0.62 + 0.08 * Math.sin((2 * Math.PI * day) / 365), 3),
+      wind_speed_ms: round(flood ? 19 : 7 + 5 * Math.abs(Math.sin(day / 5)), 1),
     });
-    readings.push(
-      reading('rainfall_mm', flood ? flood.rainfallMmPerDay : round(4.5 + 4.5 * Math.sin(day / 9), 1)),
-      reading('ndvi', round(0.62 + 0.08 * Math.sin((2 * Math.PI * day) / 365), 3)),
-      reading('wind_speed_ms', round(flood ? 19 : 7 + 5 * Math.abs(Math.sin(day / 5)), 1)),
-    );
   }
-  return readings;
+  return days;
 };

@@ -1,12 +1,14 @@
-import type { EvaluationResult, Farm, Field, IndexReadingsResponse, Policy } from '@cropcover/contracts';
+import type { EvaluationResult, Farm, Field, IndexReadingsResponse, IndexSource, Policy } from '@cropcover/contracts';
 import { addDays, utcDate } from '@cropcover/domain';
 import { type DevTokenClaims, loadConfig, systemClock } from '@cropcover/runtime';
 import { DemoStepFailed, demoApi } from './demo-api';
-import { demoReadings, FLOOD_DAYS, type Flood } from './demo-weather';
+import { demoWeather, FLOOD_DAYS, type Flood } from './demo-weather';
 
 // `npm run demo`: against a running service, over HTTP only — a farmer registers a farm and a field, a
-// data provider sends a year of readings with a flood in it, an insurer issues flood and storm cover,
-// backtests it on last year's flood and evaluates it live, and the result is printed.
+// weather service registers a 0.05° rainfall grid and sends one year of rainfall for the field's cell,
+// with a flood in it; the insurer's own feed sends the field's NDVI and wind. The insurer issues flood
+// (read from the grid) and storm cover, backtests it on last year's flood and evaluates it live; then
+// a neighbour's field in the same cell is insured and paid from the very same series.
 //   BASE_URL (default http://127.0.0.1:3000); tokens are signed with AUTH_JWT_SECRET or the sandbox secret.
 
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
@@ -15,6 +17,13 @@ const insurer: DevTokenClaims = { sub: 'demo-underwriter', org: 'demo-insurer', 
 // The insurer's own weather feed: a policy that names no source trusts only the field readings posted by its
 // own organization's data providers (SPEC §7 Index data).
 const dataProvider: DevTokenClaims = { sub: 'demo-weather-feed', org: insurer.org, roles: ['data_provider'] };
+// A satellite rainfall service (as CHIRPS): one series per 0.05° cell, shared by every field in it.
+const weatherService: DevTokenClaims = {
+  sub: 'demo-chirps-feed',
+  org: 'demo-weather-service',
+  roles: ['data_provider'],
+};
+const neighbour: DevTokenClaims = { sub: 'demo-neighbour', givenName: 'Otieno', familyName: 'Mwangi' };
 
 const SUM_INSURED = 250_000;
 const CURRENCY = 'KES';
@@ -79,16 +88,32 @@ const run = async (): Promise<void> => {
     { start: addDays(today, -200), rainfallMmPerDay: 40 },
     { start: addDays(today, -FLOOD_DAYS), rainfallMmPerDay: 48 },
   ];
-  const readings = demoReadings({
-    farmId: farm.farm_id,
-    fieldId: field.field_id,
-    from: addDays(today, -365),
-    to: addDays(today, -1),
-    floods,
+  const grid = await api.post<IndexSource>(weatherService, '/insurance/index-sources', {
+    kind: 'grid',
+    name: 'Satellite rainfall, 0.05° daily',
+    index: 'rainfall_mm',
+    resolution_deg: 0.05,
   });
-  const recorded = await api.post<IndexReadingsResponse>(dataProvider, '/insurance/index-readings', { readings });
+  say(`3. Source    "${grid.name}" (${grid.kind}, ${grid.resolution_deg}°) registered by ${weatherService.org}`);
+  const weather = demoWeather(addDays(today, -365), addDays(today, -1), floods);
+  // One series for the cell, posted at its centre; the field lies in the cell [-0.35, -0.30) × [36.05, 36.10).
+  const rainfall = await api.post<IndexReadingsResponse>(weatherService, '/insurance/index-readings', {
+    readings: weather.map(({ date, rainfall_mm }) => ({
+      source_id: grid.source_id,
+      location: '-0.325,36.075',
+      date,
+      value: rainfall_mm,
+    })),
+  });
+  const onField = await api.post<IndexReadingsResponse>(dataProvider, '/insurance/index-readings', {
+    readings: weather.flatMap(({ date, ndvi, wind_speed_ms }) => [
+      { farm_id: farm.farm_id, field_id: field.field_id, index: 'ndvi', date, value: ndvi },
+      { farm_id: farm.farm_id, field_id: field.field_id, index: 'wind_speed_ms', date, value: wind_speed_ms },
+    ]),
+  });
   say(
-    `3. Readings  ${recorded.accepted} daily readings (rainfall, NDVI, wind) from ${addDays(today, -365)} to ${addDays(today, -1)}`,
+    `4. Readings  ${rainfall.accepted} days of rainfall for the grid cell and ${onField.accepted} field readings ` +
+      `(NDVI, wind) from ${addDays(today, -365)} to ${addDays(today, -1)}`,
   );
   for (const flood of floods)
     say(
@@ -105,23 +130,26 @@ const run = async (): Promise<void> => {
     currency: CURRENCY,
     term_start: termStart,
     term_end: termEnd,
+    data_sources: { flood: grid.source_id },
   });
+  const floodData = issued.triggers.find((trigger) => trigger.peril === 'flood')?.data_source;
   say(
-    `4. Policy    ${issued.policy_id} issued to ${insurer.org}: ${issued.perils.join(' + ')} cover of ` +
+    `5. Policy    ${issued.policy_id} issued to ${insurer.org}: ${issued.perils.join(' + ')} cover of ` +
       `${money(issued.sum_insured, issued.currency)}, term ${issued.term_start} to ${issued.term_end}`,
   );
   say(`             premium ${money(issued.premium, issued.currency)}, status ${issued.status}`);
+  say(`             flood reads ${floodData?.kind} cell ${floodData?.location} of source ${floodData?.source_id}`);
 
   const backtestAsOf = addDays(today, -150);
   const backtest = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {
     as_of: backtestAsOf,
   });
-  say(`5. Backtest  as of ${backtest.as_of}: the same cover one season earlier (nothing stored, nothing paid)`);
+  say(`6. Backtest  as of ${backtest.as_of}: the same cover one season earlier (nothing stored, nothing paid)`);
   for (const line of describeEvaluation(backtest)) say(line);
   say(`   would have paid ${money(backtest.total_payout, backtest.currency)}`);
 
   const evaluation = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {});
-  say(`6. Evaluate  as of ${evaluation.as_of} (live)`);
+  say(`7. Evaluate  as of ${evaluation.as_of} (live)`);
   for (const line of describeEvaluation(evaluation)) say(line);
   say(
     `   payout ${money(evaluation.total_payout, evaluation.currency)} in ${evaluation.payout_count ?? 0} payout(s); ` +
@@ -129,7 +157,35 @@ const run = async (): Promise<void> => {
   );
 
   const policy = await api.get<Policy>(insurer, `/insurance/policies/${issued.policy_id}`);
-  say(`7. Read back GET /insurance/policies/${policy.policy_id}: status ${policy.status}`);
+  say(`8. Read back GET /insurance/policies/${policy.policy_id}: status ${policy.status}`);
+
+  const neighbourFarm = await api.post<Farm>(neighbour, '/farms/create', { name: 'Mwangi farm', currency: CURRENCY });
+  const neighbourField = await api.post<Field>(neighbour, `/farms/${neighbourFarm.farm_id}/fields`, {
+    field_id: 'hill-plot',
+    name: 'Hill plot',
+    area_ha: 1.2,
+    location: { lat: -0.312, lon: 36.071 },
+  });
+  const neighbours = await api.post<Policy>(insurer, '/insurance/policies', {
+    farm_id: neighbourFarm.farm_id,
+    field_id: neighbourField.field_id,
+    perils: ['flood'],
+    sum_insured: 100_000,
+    currency: CURRENCY,
+    term_start: termStart,
+    term_end: termEnd,
+    data_sources: { flood: grid.source_id },
+  });
+  const neighbourEvaluation = await api.post<EvaluationResult>(
+    insurer,
+    `/insurance/policies/${neighbours.policy_id}/evaluate`,
+    {},
+  );
+  say(
+    `9. Neighbour ${neighbourFarm.name}'s ${neighbourField.name} lies in the same cell ` +
+      `(${neighbours.triggers[0]?.data_source?.location}): flood cover of ${money(neighbours.sum_insured, neighbours.currency)} ` +
+      `pays ${money(neighbourEvaluation.total_payout, neighbourEvaluation.currency)} from the same series`,
+  );
 
   say('\nRaw JSON of the live evaluation:');
   say(JSON.stringify(evaluation, null, 2));

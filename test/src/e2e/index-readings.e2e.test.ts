@@ -7,9 +7,14 @@ import { type RunningService, startService } from '../support/service-process';
 
 const PATH = '/insurance/index-readings';
 
+// Per-field readings belong to the poster's organization's own field source: the insurer and auditor who
+// list them by field are of the provider's organization; another organization's insurer sees none of them.
 const provider: Caller = { sub: 'provider-1', org: 'org-data', roles: ['data_provider'] };
-const insurer: Caller = { sub: 'insurer-1', org: 'org-ins', roles: ['insurer'] };
-const auditor: Caller = { sub: 'auditor-1', org: 'org-ins', roles: ['auditor'] };
+const insurer: Caller = { sub: 'insurer-1', org: 'org-data', roles: ['insurer'] };
+const auditor: Caller = { sub: 'auditor-1', org: 'org-data', roles: ['auditor'] };
+const otherInsurer: Caller = { sub: 'insurer-2', org: 'org-other', roles: ['insurer'] };
+const OWN_FIELD_SOURCE = 'organization-fields:org-data';
+const SOME_SOURCE = '5f0b7d3e-2a47-4c1e-9a53-6d1f0e2b8c44';
 
 let database: TestDatabase;
 let service: RunningService;
@@ -58,8 +63,10 @@ describe('POST /insurance/index-readings', () => {
     const listed = await readingsOf(field);
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ total: 3, page: 1, page_size: 20 });
+    const stored = { source_id: OWN_FIELD_SOURCE, location: `${field.farm_id}/${field.field_id}` };
     expect(listed.body.items).toEqual([
       {
+        ...stored,
         ...field,
         index: 'ndvi',
         date: '2026-01-01',
@@ -69,6 +76,7 @@ describe('POST /insurance/index-readings', () => {
         recorded_at: expect.stringMatching(ISO_TIMESTAMP),
       },
       {
+        ...stored,
         ...field,
         index: 'rainfall_mm',
         date: '2026-01-01',
@@ -78,6 +86,7 @@ describe('POST /insurance/index-readings', () => {
         recorded_at: expect.stringMatching(ISO_TIMESTAMP),
       },
       {
+        ...stored,
         ...field,
         index: 'rainfall_mm',
         date: '2026-01-02',
@@ -213,6 +222,8 @@ describe('GET /insurance/index-readings', () => {
       '2026-01-04 wind_speed_ms',
     ]);
     expect((await readingsOf(field, '&page=9')).body).toMatchObject({ items: [], total: 10, page: 9 });
+    // Another organization's field source at the same field holds nothing.
+    expect((await readingsOf(field, '', otherInsurer)).body).toMatchObject({ items: [], total: 0 });
   });
 
   it.each([
@@ -223,6 +234,13 @@ describe('GET /insurance/index-readings', () => {
     ['an invalid date', '?farm_id=a&field_id=b&from=2026-13-01', ['from']],
     ['to before from', '?farm_id=a&field_id=b&from=2026-02-01&to=2026-01-01', ['to']],
     ['an unknown parameter', '?farm_id=a&field_id=b&sort=date', ['sort']],
+    ['a source and a field at once', `?source_id=${SOME_SOURCE}&location=x&farm_id=a&field_id=b`, ['source_id']],
+    ['a source without its location', `?source_id=${SOME_SOURCE}`, ['location']],
+    [
+      'a source id that is not a registered source id',
+      '?source_id=organization-fields:org-data&location=a/b',
+      ['source_id'],
+    ],
   ])('refuses %s with 400', async (_, query, paths) => {
     const response = await api.get(`${PATH}${query}`, provider);
     expectProblem(response, 400, 'validation_failed');

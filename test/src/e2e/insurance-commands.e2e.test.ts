@@ -14,6 +14,7 @@ import { type RunningService, startService } from '../support/service-process';
 const QUOTE_KEYS = [
   'breakdown',
   'currency',
+  'data_sources',
   'farm_id',
   'field_id',
   'perils',
@@ -154,6 +155,18 @@ describe('POST /insurance/quote (endpoint 1)', () => {
       },
       term_start: today(),
       term_end: expect.stringMatching(DATE),
+      // No source named and no deployment default: each peril reads the insurer's own field readings.
+      data_sources: Object.fromEntries(
+        (['drought', 'flood', 'storm'] as const).map((peril) => [
+          peril,
+          {
+            source_id: `organization-fields:${insurer.org}`,
+            kind: 'field',
+            index: peril === 'storm' ? 'wind_speed_ms' : 'rainfall_mm',
+            location: `${field.farm_id}/${field.field_id}`,
+          },
+        ]),
+      ),
       platform_version: expect.any(String),
     });
     // One year from today, both ends included.
@@ -266,6 +279,13 @@ describe('POST /insurance/policies (endpoint 3)', () => {
     expect(response.status).toBe(201);
     const policy = response.body;
     expect(Object.keys(policy).sort()).toEqual(POLICY_KEYS);
+    // No source named and no deployment default: both perils read the insurer's own rainfall of the field.
+    const ownRainfall = {
+      source_id: 'organization-fields:org-a',
+      kind: 'field',
+      index: 'rainfall_mm',
+      location: `${field.farm_id}/${field.field_id}`,
+    };
     expect(policy).toEqual({
       policy_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       organization_id: 'org-a',
@@ -290,6 +310,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           comparison: 'lte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownRainfall,
         },
         {
           peril: 'flood',
@@ -299,6 +320,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
           comparison: 'gte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownRainfall,
         },
       ],
       status: 'active',
@@ -768,6 +790,36 @@ describe('POST /insurance/payouts/{payout_id}/settle', () => {
 });
 
 describe('another organization', () => {
+  it("posts readings on the insured field that never move the policy's evaluation (SPEC §7 Index data)", async () => {
+    const field = await farmWithField();
+    const policy = await issue(field);
+    const otherProvider: Caller = { sub: 'feed-b', org: otherInsurer.org, roles: ['data_provider'] };
+    // A breach in org-b's own field source: the policy, issued by org-a naming no source, does not read it.
+    await recordReadings(api, otherProvider, field, 'rainfall_mm', policy.term_start, [100, 100, 100, 100, 100]);
+    const untouched = await evaluate(policy.policy_id);
+    expect(untouched.body).toMatchObject({
+      payout_count: 0,
+      skipped_perils: ['flood', 'storm'],
+      skipped_reasons: { flood: 'no_data', storm: 'no_data' },
+    });
+
+    // The insurer's own provider's readings move it, and the evaluation names the data it read.
+    await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20]);
+    const paid = await evaluate(policy.policy_id);
+    expect(paid.body).toMatchObject({ total_payout: 2000, payout_count: 1 });
+    const events = await streamEvents(`policy-${policy.policy_id}`);
+    const ownData = {
+      source_id: `organization-fields:${insurer.org}`,
+      kind: 'field',
+      index: 'rainfall_mm',
+      location: `${field.farm_id}/${field.field_id}`,
+    };
+    expect(events[0]).toMatchObject({ type: 'PolicyIssued', data: { data_sources: { flood: ownData } } });
+    const evaluated = events.find((event) => event.type === 'TriggerEvaluated');
+    expect(evaluated?.data.provenance).toMatchObject({ ...ownData, readings_used: 5 });
+    expect(evaluated?.data.provenance.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
   it('gets 404 for the policy and its payouts everywhere, and changes nothing', async () => {
     const { policy } = await breachedPolicy();
     expect((await evaluate(policy.policy_id)).status).toBe(200);

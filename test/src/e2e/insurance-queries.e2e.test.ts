@@ -341,6 +341,13 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
     const response = await api.get(`/insurance/policies/${issued.body.policy_id}`, insurer);
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(POLICY_KEYS);
+    // No source named and no deployment default: each peril reads the insurer's own readings of the field.
+    const ownFieldData = (index: string) => ({
+      source_id: 'organization-fields:org-q',
+      kind: 'field',
+      index,
+      location: `${field.farm_id}/${field.field_id}`,
+    });
     expect(response.body).toEqual({
       policy_id: issued.body.policy_id,
       organization_id: 'org-q',
@@ -366,6 +373,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           comparison: 'lte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownFieldData('rainfall_mm'),
         },
         {
           peril: 'flood',
@@ -375,6 +383,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           comparison: 'gte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownFieldData('rainfall_mm'),
         },
         {
           peril: 'vegetation_stress',
@@ -384,6 +393,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           comparison: 'lte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownFieldData('ndvi'),
         },
         {
           peril: 'storm',
@@ -393,6 +403,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
           comparison: 'gte',
           data_available: false,
           skipped_reason: 'no_data',
+          data_source: ownFieldData('wind_speed_ms'),
         },
       ],
       status: 'active',

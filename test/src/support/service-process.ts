@@ -36,19 +36,21 @@ const exited = (child: ChildProcess): Promise<void> =>
   });
 
 /** The all-in-one service, started as the README's quick start does. */
-export const startService = (env: Record<string, string>): Promise<RunningService> =>
-  startProcess(['npm', 'start', '--silent'], env, '/readyz');
+/** `npm start` of this checkout, or of another (`cwd`: a benchmark runs an older one beside it). */
+export const startService = (env: Record<string, string>, cwd: string = repositoryRoot): Promise<RunningService> =>
+  startProcess(['npm', 'start', '--silent'], env, '/readyz', cwd);
 
 /** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
 export const startProcess = async (
   [command, ...args]: readonly string[],
   env: Record<string, string>,
   readyPath: string,
+  cwd: string = repositoryRoot,
 ): Promise<RunningService> => {
   const port = await freePort();
   let output = '';
   const child = spawn(command!, args, {
-    cwd: repositoryRoot,
+    cwd,
     env: {
       ...process.env,
       PORT: String(port),

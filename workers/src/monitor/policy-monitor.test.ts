@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { recordIndexReadings } from '@cropcover/application';
-import type { IndexReading } from '@cropcover/contracts';
-import { policyStream } from '@cropcover/domain';
+import type { ReadingIndex } from '@cropcover/contracts';
+import { fieldLocation, organizationFieldSourceId, policyStream } from '@cropcover/domain';
 import type { EventMetadata } from '@cropcover/eventstore';
 import { type Projector, readModelProjections, startProjector } from '@cropcover/projector';
 import {
@@ -33,7 +33,8 @@ interface World {
   readonly clock: SettableClock;
   readonly logged: string[];
   issue(policyId: string, options?: Partial<Parameters<typeof policyStory>[0]>): Promise<PolicyStory>;
-  readings(readings: readonly Omit<IndexReading, 'farm_id' | 'field_id'>[]): Promise<void>;
+  /** Readings of farm-1/north, posted by org-a (the insurer of every policy here) to its own field source. */
+  readings(readings: readonly { index: ReadingIndex; date: string; value: number }[]): Promise<void>;
   tick(deps?: PolicyMonitorDeps): ReturnType<typeof runMonitorTick>;
   /** Waits until the read model holds every event of the policy's stream. */
   projected(policyId: string): Promise<void>;
@@ -97,8 +98,14 @@ const openWorld = async (): Promise<World> => {
         .execute((trx) =>
           recordIndexReadings(
             trx,
-            readings.map((reading) => ({ farm_id: 'farm-1', field_id: 'north', ...reading })),
+            readings.map((reading) => ({
+              sourceId: organizationFieldSourceId('org-a'),
+              location: fieldLocation('farm-1', 'north'),
+              note: null,
+              ...reading,
+            })),
             clock.now(),
+            'provider-a',
           ),
         )
         .then(() => undefined),

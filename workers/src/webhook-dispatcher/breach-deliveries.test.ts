@@ -23,7 +23,7 @@ describe('the organization a breach is delivered to', () => {
       termEnd: '2026-04-30',
       issuedAt: '2026-03-28T08:00:00.000Z',
     });
-    story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+    story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
     await t.eventStore.append(story.streamId, story.events, 'no_stream');
     return TriggerBreached.parse(story.events.find((event) => event.type === 'TriggerBreached')?.data);
   };

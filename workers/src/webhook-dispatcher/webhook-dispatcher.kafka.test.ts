@@ -78,7 +78,7 @@ const breachedPolicy = (organizationId: string): { policyId: string; events: New
     termEnd: '2026-04-30',
     issuedAt: '2026-03-28T08:00:00.000Z',
   });
-  story.evaluate({ rainfall_mm: [{ date: '2026-04-02', value: 200 }] }, '2026-04-05T06:00:00.000Z');
+  story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
   const events = story.takeNew();
   const breachId = events.find((event) => event.type === 'TriggerBreached')?.metadata.event_id;
   if (!breachId) throw new Error('200 mm of rain breaches the flood trigger');

@@ -1,4 +1,4 @@
-import { handleCommand, loadPricingHistory, loadStream } from '@cropcover/application';
+import { handleCommand, loadPolicyDataSources, loadPricingHistory, loadStream } from '@cropcover/application';
 import { PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
@@ -29,11 +29,16 @@ export const issuePolicyRoute =
     const organizationId = requireInsurer(context.principal);
     const request = parseBody(PolicyIssueRequest, req);
     const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
-    const history = await loadPricingHistory(deps.db, {
-      farmId: request.farm_id,
+    // Resolved before the decision so the burning cost prices on the very data the policy freezes.
+    const dataSources = await loadPolicyDataSources(deps.eventStore, {
+      organizationId,
+      farm: farm.state,
       fieldId: request.field_id,
       perils: request.perils,
+      choice: request.data_sources,
+      defaults: deps.indexSourceDefaults,
     });
+    const history = await loadPricingHistory(deps.db, dataSources);
     const policyId = uuidv7();
     const issued = await handleCommand(
       deps.eventStore,
@@ -47,6 +52,7 @@ export const issuePolicyRoute =
             environment: deps.environment,
             request,
             farm: farm.state,
+            dataSources,
             history,
             settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
             now: context.now,

@@ -1,4 +1,4 @@
-import { loadAggregate, loadPricingHistory } from '@cropcover/application';
+import { loadAggregate, loadPolicyDataSources, loadPricingHistory } from '@cropcover/application';
 import { QuoteRequest } from '@cropcover/contracts';
 import { farmAggregate, farmStream, quoteCover, utcDate } from '@cropcover/domain';
 import { parseBody, principalOf } from '@cropcover/runtime';
@@ -10,13 +10,17 @@ import { requireInsurer } from '../insurer';
 export const quoteRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
-    requireInsurer(principalOf(req));
+    const organizationId = requireInsurer(principalOf(req));
     const request = parseBody(QuoteRequest, req);
     const farm = await loadAggregate(deps.eventStore, farmStream(request.farm_id), farmAggregate);
-    const history = await loadPricingHistory(deps.db, {
-      farmId: request.farm_id,
+    const dataSources = await loadPolicyDataSources(deps.eventStore, {
+      organizationId,
+      farm,
       fieldId: request.field_id,
       perils: request.perils,
+      choice: request.data_sources,
+      defaults: deps.indexSourceDefaults,
     });
-    res.json(quoteCover({ request, farm, today: utcDate(deps.clock.now()), history }));
+    const history = await loadPricingHistory(deps.db, dataSources);
+    res.json(quoteCover({ request, farm, today: utcDate(deps.clock.now()), dataSources, history }));
   };

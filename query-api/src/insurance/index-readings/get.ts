@@ -1,21 +1,33 @@
 import { type IndexReadingList, IndexReadingsQuery, type ReadingIndex } from '@cropcover/contracts';
+import { fieldLocation, organizationFieldSourceId } from '@cropcover/domain';
 import { calendarDateOf } from '@cropcover/read-store';
 import { parseQuery, principalOf, requireRolesInOrganization } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../query-api-deps';
 import { isoTimestamp } from '../../timestamps';
 
-/** GET /insurance/index-readings — one field's readings, oldest date first (then by index), paginated.
- *  Readings are reference data shared by every insurer of the field, so not scoped to the organization. */
+// A field location is `farm_id/field_id`; a field id never holds '/', so the last one splits it.
+const fieldOf = (location: string): { farm_id?: string; field_id?: string } => {
+  const at = location.lastIndexOf('/');
+  return at < 0 ? {} : { farm_id: location.slice(0, at), field_id: location.slice(at + 1) };
+};
+
+/** GET /insurance/index-readings — the readings of one source at one location, or of one field from
+ *  the caller organization's own field source; oldest date first (then by index), paginated. Sources
+ *  are readable by every organization (SPEC §7), so the by-source listing is not scoped. */
 export const listIndexReadings =
   (deps: QueryApiDeps): RequestHandler =>
   async (req, res) => {
-    requireRolesInOrganization(principalOf(req), 'data_provider', 'insurer', 'auditor');
+    const organizationId = requireRolesInOrganization(principalOf(req), 'data_provider', 'insurer', 'auditor');
     const query = parseQuery(IndexReadingsQuery, req);
+    const [sourceId, location] =
+      query.source_id !== undefined
+        ? [query.source_id, query.location!]
+        : [organizationFieldSourceId(organizationId), fieldLocation(query.farm_id!, query.field_id!)];
     let matching = deps.db
       .selectFrom('index_readings')
-      .where('farm_id', '=', query.farm_id)
-      .where('field_id', '=', query.field_id);
+      .where('source_id', '=', sourceId)
+      .where('location', '=', location);
     if (query.index !== undefined) matching = matching.where('index', '=', query.index);
     if (query.from !== undefined) matching = matching.where('date', '>=', query.from);
     if (query.to !== undefined) matching = matching.where('date', '<=', query.to);
@@ -23,12 +35,12 @@ export const listIndexReadings =
       matching.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
       matching
         .select((eb) => [
-          'farm_id',
-          'field_id',
+          'source_id',
+          'location',
           'index',
           calendarDateOf(eb.ref('date')).as('date'),
           'value',
-          'source',
+          'note',
           'revision',
           'recorded_at',
         ])
@@ -40,12 +52,13 @@ export const listIndexReadings =
     ]);
     const response: IndexReadingList = {
       items: rows.map((row) => ({
-        farm_id: row.farm_id,
-        field_id: row.field_id,
+        source_id: row.source_id,
+        location: row.location,
+        ...(query.source_id === undefined ? fieldOf(row.location) : {}),
         index: row.index as ReadingIndex,
         date: row.date,
         value: row.value,
-        source: row.source,
+        source: row.note,
         revision: row.revision,
         recorded_at: isoTimestamp(row.recorded_at),
       })),

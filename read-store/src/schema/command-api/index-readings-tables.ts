@@ -2,35 +2,39 @@ import type { CalendarDateColumn } from '../../calendar-date-column';
 import type { Timestamp } from '../../columns';
 
 // Index readings are reference data the command API writes directly (not events): SPEC §7 makes every
-// TriggerEvaluated carry what it used, so policy history replays without these tables, and a rebuild of
-// the projections leaves them alone.
+// TriggerEvaluated carry a digest of what it used, so policy history replays without these tables, and
+// a rebuild of the projections leaves them alone.
 
-/** The current value of each reading. `value` is double precision: the API receives JSON numbers,
- *  which are doubles already, and PostgreSQL prints a double in its shortest round-trip form, so the
- *  value read back is the very number that was sent. */
+/** The current value of each reading of a source at a location (station id, grid cell or field).
+ *  `value` is double precision: the API receives JSON numbers, which are doubles already, and PostgreSQL
+ *  prints a double in its shortest round-trip form, so the value read back is the very number sent. */
 export interface IndexReadingsTable {
-  farm_id: string;
-  field_id: string;
+  source_id: string;
+  location: string;
   index: string;
   /** Read it through `calendarDateOf`: node-postgres would turn it into a shifted Date. */
   date: CalendarDateColumn;
   value: number;
-  source: string | null;
-  /** 1 when first recorded, +1 each time a different value or source replaces it. */
+  /** The provider's free-text label of the reading (e.g. its instrument); informational only. */
+  note: string | null;
+  /** 1 when first recorded, +1 each time a different value or note replaces it. */
   revision: number;
   recorded_at: Timestamp;
+  /** The token subject that wrote it; null for readings carried over from before sources. */
+  recorded_by: string | null;
 }
 
 /** Every value a reading had before it was replaced, with the revision it had then. */
 export interface IndexReadingRevisionsTable {
-  farm_id: string;
-  field_id: string;
+  source_id: string;
+  location: string;
   index: string;
   date: CalendarDateColumn;
   revision: number;
   value: number;
-  source: string | null;
+  note: string | null;
   recorded_at: Timestamp;
+  recorded_by: string | null;
   replaced_at: Timestamp;
 }
 

@@ -1,6 +1,6 @@
 import { actorOf } from '@cropcover/application';
 import { type Policy, PolicyPathParams } from '@cropcover/contracts';
-import { liveTriggerStatus, liveTriggerWindow, policyView, readingsNeeded, utcDate } from '@cropcover/domain';
+import { liveTriggerStatus, liveTriggerWindow, policyDataSources, policyView, utcDate } from '@cropcover/domain';
 import { loadReadingHistory } from '@cropcover/read-store';
 import { parseParams, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
@@ -22,9 +22,7 @@ export const getPolicy =
       window === undefined
         ? {}
         : await loadReadingHistory(deps.db, {
-            farmId: policy.issued.farm_id,
-            fieldId: policy.issued.field_id,
-            indices: readingsNeeded(policy),
+            sources: policyDataSources(policy),
             from: window.start,
             to: window.end,
           });

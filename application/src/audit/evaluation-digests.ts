@@ -1,0 +1,51 @@
+import { type ReadingsProvenance, TriggerEvaluated } from '@cropcover/contracts';
+import { readingsDigest } from '@cropcover/domain';
+import type { RecordedEvent } from '@cropcover/eventstore';
+import { loadSeriesReadings, type ReadModels } from '@cropcover/read-store';
+import type { Kysely } from 'kysely';
+
+/** One recorded evaluation's digest against the readings table (SPEC §7 Provenance). */
+export interface DigestCheck {
+  readonly revision: number;
+  readonly evaluationId: string;
+  readonly peril: string;
+  readonly provenance: ReadingsProvenance;
+  /** The same digest from today's readings: false once a reading it used was revised or added. */
+  readonly matchesCurrent: boolean;
+  /** The same digest from the readings as they stood when it was evaluated (the revisions kept). */
+  readonly matchesAsEvaluated: boolean;
+}
+
+/** Recomputes the digest of every evaluation in the stream that recorded one. */
+export const checkEvaluationDigests = async (
+  db: Kysely<ReadModels>,
+  events: readonly RecordedEvent[],
+): Promise<DigestCheck[]> => {
+  const checks: DigestCheck[] = [];
+  for (const event of events) {
+    if (event.type !== 'TriggerEvaluated') continue;
+    const evaluated = TriggerEvaluated.parse(event.data);
+    const { provenance } = evaluated;
+    if (provenance === undefined) continue;
+    const series = {
+      sourceId: provenance.source_id,
+      location: provenance.location,
+      index: provenance.index,
+      from: provenance.readings_from,
+      to: provenance.readings_to,
+    };
+    const [now, then] = await Promise.all([
+      loadSeriesReadings(db, series),
+      loadSeriesReadings(db, { ...series, asOf: new Date(evaluated.evaluated_at) }),
+    ]);
+    checks.push({
+      revision: event.revision,
+      evaluationId: evaluated.evaluation_id,
+      peril: evaluated.peril,
+      provenance,
+      matchesCurrent: readingsDigest(now) === provenance.digest,
+      matchesAsEvaluated: readingsDigest(then) === provenance.digest,
+    });
+  }
+  return checks;
+};

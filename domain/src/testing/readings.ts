@@ -1,0 +1,16 @@
+import { addDays } from '../insurance/calendar-date';
+import type { IndexObservation } from '../insurance/trigger-evaluation';
+
+// Readings as the store hands them to the deciders: each first recorded (revision 1) unless a test
+// corrects one.
+
+/** One reading of `date`, first recorded unless `revision` says it was replaced. */
+export const reading = (date: string, value: number, revision = 1): IndexObservation => ({ date, value, revision });
+
+/** One reading a day from `from`, each first recorded. */
+export const dailyReadings = (from: string, values: readonly number[]): IndexObservation[] =>
+  values.map((value, at) => reading(addDays(from, at), value));
+
+/** `date`/`value` pairs as first recorded readings. */
+export const firstRecorded = (readings: readonly { date: string; value: number }[]): IndexObservation[] =>
+  readings.map(({ date, value }) => reading(date, value));
