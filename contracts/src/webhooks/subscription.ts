@@ -6,13 +6,23 @@ import { isPrivateHost } from './webhook-address';
 
 const MAX_URL_LENGTH = 2048;
 
+// A URL parser drops or rewrites these silently (tabs and newlines anywhere, a backslash for a slash), so
+// the host called could differ from the URL shown: refused rather than repaired.
+const SILENTLY_REWRITTEN = /[\u0000-\u0020\u007f\\]/;
+
 /** The receiver's URL: https, on a public host — or, with `allowInsecure` (local development and tests),
- *  also http and private, loopback or link-local hosts. */
+ *  also http and private, loopback or link-local hosts. Stored as the WHATWG URL parser writes it, which
+ *  is the URL the dispatcher calls. */
 export const webhookUrl = (allowInsecure: boolean) =>
   z
     .string()
     .max(MAX_URL_LENGTH, { message: `must be at most ${MAX_URL_LENGTH} characters` })
+    .refine((value) => !SILENTLY_REWRITTEN.test(value), {
+      message: 'must not contain spaces, control characters or backslashes',
+      abort: true,
+    })
     .refine((value) => URL.canParse(value), { message: 'must be an absolute URL', abort: true })
+    .refine((value) => new URL(value).port !== '0', { message: 'must not use port 0', abort: true })
     .refine(
       (value) => {
         const { protocol } = new URL(value);
@@ -27,6 +37,7 @@ export const webhookUrl = (allowInsecure: boolean) =>
     .refine((value) => allowInsecure || !isPrivateHost(new URL(value).hostname), {
       message: 'must not point to a private, loopback or link-local address',
     })
+    .transform((value) => new URL(value).href)
     .openapi({ example: 'https://hooks.example.com/cropcover' });
 
 export const webhookCreateRequest = (allowInsecure: boolean) =>

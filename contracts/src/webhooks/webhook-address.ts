@@ -28,15 +28,48 @@ for (const [network, prefix] of [
 ] as const)
   forbidden.addSubnet(network, prefix, 'ipv6');
 
-/** IPv4 written inside IPv6 (`::ffff:10.0.0.1`) is judged as the IPv4 address it is. */
-const mappedIpv4 = (address: string): string | undefined => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+// Teredo (2001::/32) hides its client's IPv4 address XOR-ed, and local-use NAT64 (64:ff9b:1::/48) at a
+// prefix-dependent place: neither is a webhook receiver, so both are refused whole.
+forbidden.addSubnet('2001::', 32, 'ipv6');
+forbidden.addSubnet('64:ff9b:1::', 48, 'ipv6');
 
-/** True for a public unicast IP address; false for private, loopback, link-local and the like. */
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 counts as two). */
+const hextetsOf = (address: string): number[] => {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted
+    ? `${address.slice(0, dotted.index)}${((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16)}:${((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16)}`
+    : address;
+  const [head = '', tail] = text.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  return [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+};
+
+const ipv4Of = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/** The IPv4 address an IPv6 form carries and routes to: IPv4-mapped (::ffff:0:0/96), IPv4-translated
+ *  (::ffff:0:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16). Such an address
+ *  reaches the embedded IPv4 one, so it is judged as that (`[::127.0.0.1]` is loopback). */
+const embeddedIpv4 = (address: string): string | undefined => {
+  const h = hextetsOf(address.toLowerCase());
+  const zeros = (from: number, to: number) => h.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && (h[5] === 0xffff || h[5] === 0)) return ipv4Of(h[6]!, h[7]!);
+  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return ipv4Of(h[6]!, h[7]!);
+  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return ipv4Of(h[6]!, h[7]!);
+  if (h[0] === 0x2002) return ipv4Of(h[1]!, h[2]!);
+  return undefined;
+};
+
+/** True for a public unicast IP address; false for private, loopback, link-local and the like, also when
+ *  written inside an IPv6 form that routes to it. */
 export const isPublicAddress = (address: string): boolean => {
-  const ipv4 = mappedIpv4(address) ?? address;
-  const family = isIP(ipv4);
+  const family = isIP(address);
   if (family === 0) return false;
-  return !forbidden.check(ipv4, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !forbidden.check(address, 'ipv4');
+  if (forbidden.check(address, 'ipv6')) return false;
+  const ipv4 = embeddedIpv4(address);
+  return ipv4 === undefined || !forbidden.check(ipv4, 'ipv4');
 };
 
 /** A URL host that names the machine itself or a literal non-public address. */

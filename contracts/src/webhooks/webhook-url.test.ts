@@ -24,6 +24,13 @@ describe('webhook URLs', () => {
       'https://[fe80::1]/x',
       'https://[fd00::1]/x',
       'https://[::ffff:10.0.0.1]/x',
+      // IPv6 forms that carry and route to a loopback or private IPv4 address.
+      'https://[::127.0.0.1]/x',
+      'https://[64:ff9b::7f00:1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://[::ffff:0:7f00:1]/x',
+      'https://[2002:a00:1::1]/x',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x',
     ])
       expect(messageFor(false, url), url).toBe('must not point to a private, loopback or link-local address');
   });
@@ -37,6 +44,34 @@ describe('webhook URLs', () => {
   it('refuses what is not an absolute URL, or carries credentials', () => {
     expect(messageFor(true, '/relative')).toBe('must be an absolute URL');
     expect(messageFor(false, 'https://user:secret@hooks.example.com/x')).toBe('must not carry credentials');
+  });
+
+  it('refuses what a URL parser would silently rewrite, and port 0', () => {
+    for (const url of [
+      'https://hooks.example.com/a b',
+      ' https://hooks.example.com/x',
+      'https://hooks.example.com/x\r\nX-Injected: 1',
+      'https://hooks.example.com\\@evil.example/x',
+      'https://hooks.\texample.com/x',
+    ])
+      expect(messageFor(false, url), JSON.stringify(url)).toBe(
+        'must not contain spaces, control characters or backslashes',
+      );
+    expect(messageFor(false, 'https://hooks.example.com:0/x')).toBe('must not use port 0');
+  });
+
+  it('stores the URL as the parser writes it: the one the dispatcher calls', () => {
+    expect(webhookCreateRequest(false).parse({ url: 'HTTPS://Hooks.Example.COM:443/a/../b?x=1#frag' }).url).toBe(
+      'https://hooks.example.com/b?x=1#frag',
+    );
+  });
+
+  it('judges IPv6 forms by the IPv4 address they carry', () => {
+    expect(isPublicAddress('64:ff9b::808:808')).toBe(true);
+    expect(isPublicAddress('2002:808:808::1')).toBe(true);
+    expect(isPublicAddress('::7f00:1')).toBe(false);
+    expect(isPublicAddress('::ffff:0:a00:1')).toBe(false);
+    expect(isPublicAddress('64:ff9b:1::a00:1')).toBe(false);
   });
 
   it('rejects unknown fields', () => {

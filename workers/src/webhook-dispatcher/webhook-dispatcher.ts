@@ -10,7 +10,7 @@ import { createDispatcherMetrics } from './dispatcher-metrics';
 import { consumeBreachesFromKafka, type KafkaBreachSource } from './kafka-breach-consumer';
 import { createWebhookSender } from './webhook-request';
 
-/** Deliveries sent at once by one process; each holds a database connection while it waits for its receiver. */
+/** Deliveries sent at once by one process. */
 const SENDERS = 4;
 /** How often an idle sender looks for retries that came due; newly recorded breaches wake it at once. */
 const IDLE_POLL_MS = 250;
@@ -64,7 +64,7 @@ export const startWebhookDispatcher = async ({
       sleepers.add(wake);
     });
 
-  const deps = { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale };
+  const deps = { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale, logger };
   const runSender = async (): Promise<void> => {
     while (!stopping.signal.aborted) {
       try {

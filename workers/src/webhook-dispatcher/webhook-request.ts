@@ -23,8 +23,14 @@ export interface WebhookAnswer {
   /** null when no HTTP answer came. */
   readonly statusCode: number | null;
   readonly latencyMs: number;
+  /** Why no HTTP answer came, as the subscriber is told it: generic, so the delivery log does not map
+   *  the service's network (which names resolve, which addresses are refused or unreachable). */
   readonly error: string | null;
+  /** What really happened, for the operator's log only. */
+  readonly detail: string | null;
 }
+
+export const CONNECTION_FAILED = 'could not connect to the receiver';
 
 export type WebhookSender = (request: WebhookRequest) => Promise<WebhookAnswer>;
 
@@ -40,7 +46,12 @@ export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
     const host = target.hostname.replace(/^\[|\]$/g, '');
     // A literal IP is connected to without any lookup, so it is checked here.
     if (!allowInsecure && isIP(host) !== 0 && !isPublicAddress(host))
-      return Promise.resolve({ statusCode: null, latencyMs: 0, error: `${host} is not a public address` });
+      return Promise.resolve({
+        statusCode: null,
+        latencyMs: 0,
+        error: CONNECTION_FAILED,
+        detail: `${host} is not a public address`,
+      });
     const timestamp = Math.floor(now.getTime() / 1000);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
@@ -60,14 +71,16 @@ export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
       request.once('response', (response) => {
         // The answer's body is not used; drain it so the socket is freed.
         response.resume();
-        resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: null });
+        resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), error: null, detail: null });
       });
       request.once('error', (error: NodeJS.ErrnoException) => {
-        const reason =
-          error.name === 'AbortError' && !signal.aborted
-            ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
-            : `${error.code ?? error.name}: ${error.message}`;
-        resolve({ statusCode: null, latencyMs: elapsed(), error: reason });
+        const timedOut = error.name === 'AbortError' && !signal.aborted;
+        resolve({
+          statusCode: null,
+          latencyMs: elapsed(),
+          error: timedOut ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : CONNECTION_FAILED,
+          detail: `${error.code ?? error.name}: ${error.message}`,
+        });
       });
       request.end(body);
     });

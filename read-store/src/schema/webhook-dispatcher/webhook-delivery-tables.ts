@@ -24,6 +24,9 @@ export interface WebhookDeliveriesTable {
   /** Due time of the next attempt; null once the delivery is settled. */
   next_attempt_at: NullableTimestamp;
   created_at: Timestamp;
+  /** The sender holding it now, until `leased_until`; both null while nobody is sending it. */
+  lease_id: string | null;
+  leased_until: NullableTimestamp;
 }
 
 export interface WebhookDeliveryAttemptsTable {

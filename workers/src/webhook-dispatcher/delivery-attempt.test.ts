@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openProjectorTestDatabase, type ProjectorTestDatabase } from '@cropcover/projector/testing';
+import { type SettableClock, settableClock } from '@cropcover/runtime';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { attemptDueDelivery, DELIVERY_LEASE_MS, type DeliveryAttemptDeps } from './delivery-attempt';
+import { createWebhookSender } from './webhook-request';
+
+// Issue 11, fault 1: the dispatcher held a row lock, so an open transaction, across the HTTP send, and an
+// open transaction holds back what every reader of the log may see. A delivery is now leased in a
+// transaction that commits before the send.
+
+const NOW = new Date('2026-05-01T08:00:00.000Z');
+
+describe('attempting a due delivery', () => {
+  let t: ProjectorTestDatabase;
+  let server: Server;
+  let port: number;
+  let clock: SettableClock;
+  let deps: DeliveryAttemptDeps;
+  /** Each request the receiver holds, answered when the test says so. */
+  const held: { respond: (status: number) => void }[] = [];
+  let arrived: () => void = () => {};
+
+  beforeAll(async () => {
+    t = await openProjectorTestDatabase('delivery_attempt');
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      held.push({ respond: (status) => res.writeHead(status).end() });
+      arrived();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await t?.close();
+  });
+  beforeEach(async () => {
+    clock = settableClock(NOW);
+    deps = {
+      db: t.db,
+      eventStore: t.eventStore,
+      clock,
+      send: createWebhookSender(true),
+      retryScale: 1,
+      logger: t.logger,
+    };
+    await sql`truncate webhook_delivery_attempts, webhook_deliveries, webhook_targets, webhook_secrets`.execute(t.db);
+    await t.db
+      .insertInto('webhook_targets')
+      .values({
+        webhook_id: 'wh-1',
+        organization_id: 'org-a',
+        url: `http://127.0.0.1:${port}/hook`,
+        is_active: true,
+        created_commit_position: '1',
+        created_prepare_position: '1',
+      })
+      .execute();
+    await t.db
+      .insertInto('webhook_secrets')
+      .values({ webhook_id: 'wh-1', secret: 'whsec_c2VjcmV0', created_at: NOW })
+      .execute();
+    await t.db
+      .insertInto('webhook_deliveries')
+      .values({
+        event_id: 'ev-1',
+        webhook_id: 'wh-1',
+        policy_id: 'policy-1',
+        payload: '{}',
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: NOW,
+        created_at: NOW,
+      })
+      .execute();
+  });
+
+  const nextArrival = () =>
+    new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+  const openTransactions = async (): Promise<number> => {
+    const { rows } = await sql<{ count: string }>`
+      select count(*) from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid()
+        and (state like 'idle in transaction%' or backend_xid is not null)`.execute(t.db);
+    return Number(rows[0]!.count);
+  };
+  const delivery = () =>
+    t.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', 'ev-1').executeTakeFirstOrThrow();
+
+  it('holds no transaction open while the receiver takes its time', async () => {
+    const receiving = nextArrival();
+    const attempt = attemptDueDelivery(deps, new AbortController().signal);
+    await receiving;
+    expect(await openTransactions()).toBe(0);
+    expect(await delivery()).toMatchObject({
+      status: 'pending',
+      leased_until: new Date(NOW.getTime() + DELIVERY_LEASE_MS),
+    });
+    held.shift()!.respond(200);
+    expect(await attempt).toBe('delivered');
+    expect(await delivery()).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      lease_id: null,
+      leased_until: null,
+    });
+  });
+
+  it('sends a leased delivery to no one else until its lease runs out, then again', async () => {
+    const receiving = nextArrival();
+    // A sender that will never record: as if its process died mid-send.
+    void attemptDueDelivery(deps, new AbortController().signal).catch(() => {});
+    await receiving;
+    expect(await attemptDueDelivery(deps, new AbortController().signal)).toBeUndefined();
+    clock.set(new Date(NOW.getTime() + DELIVERY_LEASE_MS));
+    const again = nextArrival();
+    const retry = attemptDueDelivery(deps, new AbortController().signal);
+    await again;
+    held.pop()!.respond(204);
+    expect(await retry).toBe('delivered');
+    // The first sender's answer comes too late: its lease is gone, so it records nothing.
+    held.shift()!.respond(200);
+    const attempts = await t.db.selectFrom('webhook_delivery_attempts').select(['attempt', 'status_code']).execute();
+    expect(attempts).toEqual([{ attempt: 1, status_code: 204 }]);
+  });
+
+  it('gives the delivery back, unattempted, when the dispatcher stops mid-send', async () => {
+    const stopping = new AbortController();
+    const receiving = nextArrival();
+    const attempt = attemptDueDelivery(deps, stopping.signal);
+    await receiving;
+    stopping.abort(new Error('stopping'));
+    await expect(attempt).rejects.toThrow('stopping');
+    held.shift()?.respond(200);
+    expect(await delivery()).toMatchObject({ status: 'pending', attempt_count: 0, lease_id: null, leased_until: null });
+  });
+});
