@@ -1,4 +1,5 @@
 import { formatPosition, type GlobalPosition } from '@cropcover/eventstore';
+import { setConsistencyStatus } from '@cropcover/runtime';
 import type { Response } from 'express';
 
 /** Waits until the read models include a position; false when the bounded wait ran out. */
@@ -11,8 +12,9 @@ export interface ReadYourWrites {
   readonly timeoutMs: number;
 }
 
-/** A write answers once a GET would see it (bounded: after the timeout it still succeeds), and hands
- *  the position back so a client can ask the query API for at least that much. */
+/** A write answers once a GET would see it (bounded: after the timeout it still succeeds, saying so in
+ *  `Consistency-Status: behind`), and hands the position back so a client can ask the query API for at
+ *  least that much. */
 export const awaitReadModels = async (
   readYourWrites: ReadYourWrites,
   res: Response,
@@ -20,5 +22,5 @@ export const awaitReadModels = async (
 ): Promise<void> => {
   if (position === undefined) return;
   res.setHeader('Consistency-Token', formatPosition(position));
-  await readYourWrites.consistency.waitFor(position, readYourWrites.timeoutMs);
+  setConsistencyStatus(res, await readYourWrites.consistency.waitFor(position, readYourWrites.timeoutMs));
 };

@@ -1,5 +1,5 @@
 import { type GlobalPosition, parsePosition } from '@cropcover/eventstore';
-import { ProblemError } from '@cropcover/runtime';
+import { ProblemError, setConsistencyStatus } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 
 export interface ReadModelConsistency {
@@ -7,10 +7,11 @@ export interface ReadModelConsistency {
 }
 
 /** A read that carries the `Consistency-Token` of an earlier write waits (bounded) until the read
- *  models include that write, so a client that saw its write succeed also sees it here. */
+ *  models include that write, so a client that saw its write succeed also sees it here; when the wait
+ *  runs out the read answers anyway, with `Consistency-Status: behind`. */
 export const honourConsistencyToken =
   (consistency: ReadModelConsistency, timeoutMs: number): RequestHandler =>
-  async (req, _res, next) => {
+  async (req, res, next) => {
     const token = req.get('Consistency-Token');
     if (token === undefined || req.method !== 'GET') return next();
     const position = parsePosition(token);
@@ -20,6 +21,6 @@ export const honourConsistencyToken =
         'Consistency-Token must be a value returned by a write.',
       );
     }
-    await consistency.waitFor(position, timeoutMs);
+    setConsistencyStatus(res, await consistency.waitFor(position, timeoutMs));
     next();
   };

@@ -21,6 +21,7 @@ export {
 } from './embedded-postgres';
 export { createHttpApp, finalizeHttpApp, type HttpAppOptions } from './http/app';
 export { createAuthenticator } from './http/auth';
+export { CONSISTENCY_STATUS_HEADER, countingWaitTimeouts, setConsistencyStatus } from './http/consistency-status';
 export { JSON_BODY_LIMIT, jsonBody } from './http/json-body';
 export { type OpsServer, startOpsServer } from './http/ops-server';
 export {

@@ -9,6 +9,7 @@ import {
   type Config,
   ConfigError,
   configuredKafkaReadiness,
+  countingWaitTimeouts,
   createHttpApp,
   createKysely,
   createMetrics,
@@ -72,12 +73,15 @@ export const startService = async (roles: readonly Role[], config: Config, logge
     : undefined;
   const servesApi = runs('command-api') || runs('query-api');
   const consistency = servesApi
-    ? createReadModelConsistency({
-        pool,
-        projectionNames: readModelProjections.map((projection) => projection.name),
-        logger,
-        ...(projector ? { localProgress: projector } : {}),
-      })
+    ? countingWaitTimeouts(
+        createReadModelConsistency({
+          pool,
+          projectionNames: readModelProjections.map((projection) => projection.name),
+          logger,
+          ...(projector ? { localProgress: projector } : {}),
+        }),
+        metrics.registry,
+      )
     : undefined;
 
   const readiness = [databaseReadinessCheck(pool), ...configuredKafkaReadiness(config, logger)];

@@ -11,7 +11,8 @@ const processes: RunningService[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase('e2e_topology');
-  const env = { DATABASE_URL: database.url };
+  // A short bound on read-your-writes waits, for the test that stops the projector.
+  const env = { DATABASE_URL: database.url, READ_YOUR_WRITES_TIMEOUT_MS: '1500' };
   // The projector first: it creates the read-model tables the query API reads.
   processes.push(await startProcess(['node_modules/.bin/tsx', 'service/src/processes/projector.ts'], env, '/healthz'));
   processes.push(await startProcess(['node_modules/.bin/tsx', 'service/src/processes/command-api.ts'], env, '/readyz'));
@@ -31,12 +32,14 @@ describe('each service on its own', () => {
     expect(created.status).toBe(201);
     const token = created.headers.get('consistency-token')!;
     expect(token).toMatch(/^\d+\.\d+$/);
+    expect(created.headers.get('consistency-status')).toBe('current');
 
     const read = await apiClient(queryApi!.baseUrl).get(`/farms/${created.body.farm_id}`, caller, {
       'consistency-token': token,
     });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
+    expect(read.headers.get('consistency-status')).toBe('current');
     expect(
       (await apiClient(queryApi!.baseUrl).get('/farms/x', caller, { 'consistency-token': 'nonsense' })).status,
     ).toBe(400);
@@ -48,4 +51,24 @@ describe('each service on its own', () => {
     expect((await apiClient(commandApi!.baseUrl).get('/farms/farmers/me', caller)).status).toBe(404);
     expect((await apiClient(queryApi!.baseUrl).post('/farms/create', caller, { name: 'x' })).status).toBe(404);
   });
+
+  // Last: it stops the projector. Issue 11, fault 6: a write whose wait for the read models ran out used
+  // to answer 2xx with nothing to say so.
+  it('says when the read models are behind, in a header and a metric, and still answers', async () => {
+    const [projector, commandApi, queryApi] = processes;
+    await projector!.stop();
+    const caller = { sub: 'topology-user-3', givenName: 'Achieng', familyName: 'Odhiambo' };
+    const created = await apiClient(commandApi!.baseUrl).post('/farms/create', caller, { name: 'Unprojected farm' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('consistency-status')).toBe('behind');
+    const read = await apiClient(queryApi!.baseUrl).get(`/farms/${created.body.farm_id}`, caller, {
+      'consistency-token': created.headers.get('consistency-token')!,
+    });
+    expect(read.status).toBe(404);
+    expect(read.headers.get('consistency-status')).toBe('behind');
+    for (const api of [commandApi!, queryApi!]) {
+      const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^cropcover_read_your_writes_timeouts_total 1$/m);
+    }
+  }, 30_000);
 });
