@@ -8,6 +8,7 @@ import {
 import type { CommandContext } from './command-context';
 import { decodeEvent } from './decode-event';
 import { type DomainEvent, toNewEvent } from './event-envelope';
+import { inStreamTurn } from './stream-turns';
 
 /** A stream's state and the revision to expect when appending to it. */
 export interface LoadedStream<State> {
@@ -56,14 +57,25 @@ export const loadAggregate = async <State, Event extends DomainEvent>(
 
 /** Load the stream, decide, append expecting the revision that was loaded; when another writer got
  *  there first, load again and decide again on the newer state. A caller that already loaded the
- *  stream (to find what the decision needs) passes it, so the first attempt does not read it again. */
-export const handleCommand = async <State, Event extends DomainEvent>(
+ *  stream (to find what the decision needs) passes it, so the first attempt does not read it again.
+ *  Commands on one stream take turns within the process; other processes are met by the append check. */
+export const handleCommand = <State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamId: string,
   aggregate: Aggregate<State, Event>,
   decide: (state: State) => Event[],
   context: CommandContext,
   alreadyLoaded?: LoadedStream<State>,
+): Promise<CommandOutcome<State>> =>
+  inStreamTurn(streamId, () => decideAndAppend(eventStore, streamId, aggregate, decide, context, alreadyLoaded));
+
+const decideAndAppend = async <State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  streamId: string,
+  aggregate: Aggregate<State, Event>,
+  decide: (state: State) => Event[],
+  context: CommandContext,
+  alreadyLoaded: LoadedStream<State> | undefined,
 ): Promise<CommandOutcome<State>> => {
   let loaded = alreadyLoaded ?? (await loadStream(eventStore, streamId, aggregate));
   for (let attempt = 1; ; attempt += 1) {
