@@ -3,7 +3,7 @@ import { type AppendResult, type ExpectedRevision, type NewEvent, WrongExpectedR
 
 // One statement, hence one round trip and one transaction: read the stream's head, check the expected
 // revision, insert the events after it. A writer that raced us to the same revision makes the insert
-// fail on events_stream_revision_key once it commits.
+// fail on events_stream_revision_key once it commits. (The insert takes the appending lock: schema.ts.)
 const APPEND: pg.QueryConfig = {
   name: 'cropcover.eventstore.append',
   text: `

@@ -1,7 +1,15 @@
 import type pg from 'pg';
 
+/** The shared advisory lock (a bigint key: classid 0, objsubid 1 in pg_locks) every transaction that
+ *  inserts events holds until it ends: readers of $all tell appends from other transactions by it. */
+export const APPENDING_LOCK_KEY = 1_129_467_728;
+
 // transaction_id is what makes $all safe to follow: readers only take rows of transactions older than
-// every transaction still running, so a slow transaction that commits late is never skipped.
+// every append still running, so a slow append that commits late is never skipped (read.ts). The
+// statement trigger takes the appending lock before the statement's first row is written, so before a
+// transaction that starts with its append has an id; shared, so appends never wait on one another. An
+// append must be its transaction's first write: one that wrote something else first had an id without
+// the lock for a moment, and a reader could pass it.
 const EVENTS_TABLE = `
   create table if not exists events (
     global_position bigint generated always as identity primary key,
@@ -16,6 +24,13 @@ const EVENTS_TABLE = `
     constraint events_stream_revision_key unique (stream_id, stream_revision)
   );
   create index if not exists events_transaction_position_idx on events (transaction_id, global_position);
+  create or replace function events_take_appending_lock() returns trigger language plpgsql as $$
+  begin
+    perform pg_advisory_xact_lock_shared(${APPENDING_LOCK_KEY}::bigint);
+    return null;
+  end $$;
+  create or replace trigger events_appending_lock before insert on events
+    for each statement execute function events_take_appending_lock();
 `;
 
 /** Creates the event store's table and indexes when missing; safe to run from several processes at once. */
