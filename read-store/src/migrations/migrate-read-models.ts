@@ -11,6 +11,7 @@ import { idempotencyKeyScope } from './0007-idempotency-key-scope';
 import { readingsBySource } from './0008-readings-by-source';
 import { indexSources } from './0009-index-sources';
 import { evaluationCoverage } from './0010-evaluation-coverage';
+import { payoutFinality } from './0011-payout-finality';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-readings-by-source': readingsBySource,
   '0009-index-sources': indexSources,
   '0010-evaluation-coverage': evaluationCoverage,
+  '0011-payout-finality': payoutFinality,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
