@@ -232,7 +232,7 @@ const registerInsuranceRoutes = (registry: OpenAPIRegistry): void => {
       403: forbidden,
       404: notFound,
       409: problem('concurrency_conflict: retry'),
-      422: problem('as_of_in_future, policy_not_evaluable'),
+      422: problem('as_of_in_future, policy_not_evaluable, policy_closed'),
       ...commonErrors,
     },
   });

@@ -1,11 +1,14 @@
 import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
 import {
+  closePolicy,
   evaluatePolicy,
   evaluationResult,
+  isClosingDue,
   type Policy,
   policyAggregate,
   policyDataSources,
   policyStream,
+  refuseUnevaluablePolicy,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
@@ -23,7 +26,9 @@ export interface LiveEvaluation {
 
 /** Evaluates as of today and records it. Concurrent evaluations of one policy cannot pay twice: each
  *  appends expecting the revision it decided on, and the loser decides again on the state that already
- *  holds the winner's payout, so it pays only what is still owed (usually nothing). */
+ *  holds the winner's payout, so it pays only what is still owed (usually nothing). A policy whose
+ *  closing date has come is closed first (`PolicyClosed`, whether or not the monitor got to it), and the
+ *  evaluation is then refused with `policy_closed`. */
 export const liveEvaluation = async (
   deps: CommandDeps,
   context: CommandContext,
@@ -33,6 +38,17 @@ export const liveEvaluation = async (
   const stream = policyStream(policyId);
   const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
   const policy = visibleIssuedPolicy(loaded.state, context.actor);
+  if (isClosingDue(policy, context.now)) {
+    await handleCommand(
+      deps.eventStore,
+      stream,
+      policyAggregate,
+      (state) => closePolicy({ now: context.now }, state),
+      context,
+      loaded,
+    );
+  }
+  refuseUnevaluablePolicy(policy, context.now);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
   const readings = await readingHistoryFrom(deps.db)({
     sources: policyDataSources(policy),

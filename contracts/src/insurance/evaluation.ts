@@ -53,6 +53,17 @@ export const Payout = z
   .openapi('Payout');
 export type Payout = z.infer<typeof Payout>;
 
+export const PayoutOverpayment = z
+  .object({
+    amount_paid: z.number(),
+    amount_due: z.number(),
+    difference: z.number(),
+    currency: z.string(),
+    recorded_at: DateTime,
+  })
+  .openapi('PayoutOverpayment');
+export type PayoutOverpayment = z.infer<typeof PayoutOverpayment>;
+
 export const TriggerEvaluationHistoryItem = z
   .object({
     evaluation_id: z.string(),
@@ -70,6 +81,9 @@ export const TriggerEvaluationHistoryItem = z
     coverage: DataCoverage.optional(),
     /** Present only when this peril paid in this evaluation. */
     payout: Payout.optional(),
+    /** Present only when this evaluation found the peril due less than it was already paid (a corrected
+     *  reading): nothing is taken back, this records it. */
+    overpayment: PayoutOverpayment.optional(),
   })
   .openapi('TriggerEvaluationHistoryItem');
 export type TriggerEvaluationHistoryItem = z.infer<typeof TriggerEvaluationHistoryItem>;

@@ -73,7 +73,11 @@ export const TriggerEvaluated = z
     threshold: z.number(),
     comparison: Comparison,
     breached: z.boolean(),
+    /** Rounded to 6 decimals for display; payouts are computed from the exact fraction. */
     severity: z.number().min(0).max(1),
+    /** What the peril's breach is worth as of this evaluation (0 when not breached): the exact severity
+     *  × sum insured, rounded once. Absent on evaluations recorded before it was. */
+    amount_due_minor: MinorUnits.optional(),
     evaluated_at: DateTime,
   })
   .openapi('TriggerEvaluated');
@@ -112,6 +116,9 @@ export const TriggerBreached = z
     observed_value: z.number(),
     threshold: z.number(),
     severity: z.number().min(0).max(1),
+    /** What the breach is worth in full, before what the peril was already paid and the sum insured left.
+     *  Absent on breaches recorded before it was: those were worth round(severity × sum insured). */
+    amount_due_minor: MinorUnits.optional(),
     as_of: CalendarDate,
     payout: z.object({ payout_id: z.string(), amount_minor: MinorUnits, currency: z.string() }).nullable(),
     breached_at: DateTime,
@@ -143,8 +150,32 @@ export const PolicyLapsed = z
   .openapi('PolicyLapsed');
 export type PolicyLapsed = z.infer<typeof PolicyLapsed>;
 
+/** No longer recorded: an unpaid policy's closing before `PolicyClosed` was; read as closed and expired. */
 export const PolicyExpired = z.object({ policy_id: z.string(), expired_at: DateTime }).openapi('PolicyExpired');
 export type PolicyExpired = z.infer<typeof PolicyExpired>;
+
+/** A corrected reading lowered what a peril is due below what it was already paid. Nothing is taken
+ *  back; recorded once per change of the amount due, for the insurer to follow up. */
+export const PayoutOverpaymentRecorded = z
+  .object({
+    policy_id: z.string(),
+    evaluation_id: z.string(),
+    peril: Peril,
+    amount_paid_minor: MinorUnits,
+    amount_due_minor: MinorUnits,
+    difference_minor: z.number().int().positive(),
+    currency: z.string(),
+    recorded_at: DateTime,
+  })
+  .openapi('PayoutOverpaymentRecorded');
+export type PayoutOverpaymentRecorded = z.infer<typeof PayoutOverpaymentRecorded>;
+
+/** Finality: at term end + the settlement period the policy is closed, paid or not; no live evaluation
+ *  pays after it. `status` is what it closed as: `expired` when nothing was paid, else `claimed`. */
+export const PolicyClosed = z
+  .object({ policy_id: z.string(), status: z.enum(['expired', 'claimed']), closed_at: DateTime })
+  .openapi('PolicyClosed');
+export type PolicyClosed = z.infer<typeof PolicyClosed>;
 
 export const PolicyEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PolicyIssued'), data: PolicyIssued }),
@@ -155,5 +186,7 @@ export const PolicyEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PayoutSettled'), data: PayoutSettled }),
   z.object({ type: z.literal('PolicyLapsed'), data: PolicyLapsed }),
   z.object({ type: z.literal('PolicyExpired'), data: PolicyExpired }),
+  z.object({ type: z.literal('PayoutOverpaymentRecorded'), data: PayoutOverpaymentRecorded }),
+  z.object({ type: z.literal('PolicyClosed'), data: PolicyClosed }),
 ]);
 export type PolicyEvent = z.infer<typeof PolicyEvent>;

@@ -68,6 +68,8 @@ export const Policy = z
     term_end: CalendarDate,
     platform_version: z.string(),
     next_monitoring_date: CalendarDate.optional(),
+    /** When the policy was closed at term end + settlement period (finality); absent while it is open. */
+    closed_at: DateTime.optional(),
   })
   .openapi('Policy');
 export type Policy = z.infer<typeof Policy>;

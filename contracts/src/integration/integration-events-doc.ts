@@ -63,7 +63,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.policyEvents,
       'PolicyEventMessage',
       '`policy_id`',
-      'Every event of every policy: `PolicyIssued`, `TriggerEvaluated`, `TriggerEvaluationSkipped`, `TriggerBreached`, `PayoutApproved`, `PayoutSettled`, `PolicyLapsed`, `PolicyExpired`.',
+      'Every event of every policy: `PolicyIssued`, `TriggerEvaluated`, `TriggerEvaluationSkipped`, `TriggerBreached`, `PayoutApproved`, `PayoutSettled`, `PayoutOverpaymentRecorded`, `PolicyLapsed`, `PolicyClosed` (and, recorded before it, `PolicyExpired`).',
       PolicyEventMessage,
     ),
     '',

@@ -1,11 +1,30 @@
-import { scaleExact, unscale } from './decimal';
+import { divideRounded, scaleExact, unscale } from './decimal';
 
-// Severity is kept as an integer number of millionths (ppm): 0 … 1,000,000. It is rounded half-up to
-// 6 decimals once, when a trigger is evaluated; every payout is then that exact severity times the sum
-// insured, so a payout can be recomputed from the stored severity to the minor unit.
+// A severity is exact while money is made from it: the fraction depth / span of how far the aggregate
+// went past the threshold towards the exit, so a payout is rounded once, on the amount (SPEC §7). What
+// events and the API show is that fraction rounded half-up to millionths (ppm, 0 … 1,000,000), for
+// display and for the burning-cost rate only.
 
 export const SEVERITY_PLACES = 6;
 export const FULL_SEVERITY_PPM = 1_000_000;
+
+/** `depth / span`, between 0 and 1 inclusive, span positive. */
+export interface ExactSeverity {
+  readonly depth: bigint;
+  readonly span: bigint;
+}
+
+export const NO_SEVERITY: ExactSeverity = { depth: 0n, span: 1n };
+export const FULL_SEVERITY: ExactSeverity = { depth: 1n, span: 1n };
+
+/** The exact severity of going `depth` past the threshold on a way of `span` to the exit: capped at 1,
+ *  and 1 when threshold and exit coincide. */
+export const exactSeverity = (depth: bigint, span: bigint): ExactSeverity =>
+  span === 0n || depth >= span ? FULL_SEVERITY : { depth, span };
+
+/** The exact severity rounded half-up to millionths, as events and the API show it. */
+export const severityPpmOfExact = ({ depth, span }: ExactSeverity): number =>
+  Number(divideRounded(depth * BigInt(FULL_SEVERITY_PPM), span));
 
 /** The decimal the API and the events show (423077 → 0.423077). */
 export const severityFraction = (severityPpm: number): number => unscale(BigInt(severityPpm), SEVERITY_PLACES);

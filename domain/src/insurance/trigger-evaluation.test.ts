@@ -31,6 +31,8 @@ describe('drought: cumulative rainfall, declared only once the window closed', (
       observedValue: 10,
       readingsUsed: 10,
       breached: true,
+      // 20 mm threshold − 10 mm observed, of the 12 mm from threshold to exit (8 mm): exactly 5/6.
+      severity: { depth: 10_000_000n, span: 12_000_000n },
       severityPpm: 833_333,
       coverage: { daysWithReading: 10, daysInWindow: 10 },
       skipReason: null,
@@ -51,6 +53,7 @@ describe('drought: cumulative rainfall, declared only once the window closed', (
       observedValue: null,
       readingsUsed: 0,
       breached: false,
+      severity: { depth: 0n, span: 1n },
       severityPpm: 0,
       coverage: { daysWithReading: 1, daysInWindow: 7 },
       skipReason: 'incomplete_data',

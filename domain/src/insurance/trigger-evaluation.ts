@@ -10,7 +10,7 @@ import { dayNumber, earlierDate } from './calendar-date';
 import type { CoverTerm } from './cover-term';
 import { divideRounded, largerOf, scaleExact, scaleRounded, unscale } from './decimal';
 import { INDEX_PLACES, minimumCoverageOf } from './product-catalog';
-import { FULL_SEVERITY_PPM } from './severity';
+import { type ExactSeverity, exactSeverity, NO_SEVERITY, severityPpmOfExact } from './severity';
 
 /** One reading of the trigger's index on one UTC date. */
 export interface IndexObservation {
@@ -38,6 +38,9 @@ export type TriggerOutcome = {
       readonly skipReason: null;
       readonly readingsUsed: number;
       readonly breached: boolean;
+      /** Exact, for the payout; 0 when not breached. */
+      readonly severity: ExactSeverity;
+      /** `severity` rounded to millionths, for display. */
       readonly severityPpm: number;
     }
   | {
@@ -45,6 +48,7 @@ export type TriggerOutcome = {
       readonly skipReason: SkipReason;
       readonly readingsUsed: 0;
       readonly breached: false;
+      readonly severity: ExactSeverity;
       readonly severityPpm: 0;
     }
 );
@@ -198,26 +202,30 @@ export const triggerLevels = (terms: TriggerTerms): TriggerLevels => {
 const absolute = (value: bigint): bigint => (value < 0n ? -value : value);
 
 /** How far the aggregate `numerator / denominator` went past the threshold, linear from threshold (0)
- *  to exit (1) and rounded half-up to millionths; undefined when it did not reach the threshold. */
+ *  to exit (1), as an exact fraction; undefined when it did not reach the threshold. */
+export const crossingSeverity = (
+  levels: TriggerLevels,
+  numerator: bigint,
+  denominator: bigint,
+): ExactSeverity | undefined => {
+  const threshold = levels.threshold * denominator;
+  const crossed = levels.comparison === 'lte' ? numerator <= threshold : numerator >= threshold;
+  if (!crossed) return undefined;
+  return exactSeverity(absolute(numerator - threshold), absolute(levels.exit * denominator - threshold));
+};
+
+/** `crossingSeverity` rounded half-up to millionths: what a past season's burning cost reads. */
 export const crossingSeverityPpm = (
   levels: TriggerLevels,
   numerator: bigint,
   denominator: bigint,
 ): number | undefined => {
-  const threshold = levels.threshold * denominator;
-  const crossed = levels.comparison === 'lte' ? numerator <= threshold : numerator >= threshold;
-  if (!crossed) return undefined;
-  const span = absolute(levels.exit * denominator - threshold);
-  return span === 0n
-    ? FULL_SEVERITY_PPM
-    : Math.min(
-        FULL_SEVERITY_PPM,
-        Number(divideRounded(absolute(numerator - threshold) * BigInt(FULL_SEVERITY_PPM), span)),
-      );
+  const severity = crossingSeverity(levels, numerator, denominator);
+  return severity === undefined ? undefined : severityPpmOfExact(severity);
 };
 
 /** The trigger as of `asOf`: window [term start, min(asOf, term end)]; severity linear from threshold
- *  (0) to exit (1), rounded half-up to millionths. */
+ *  (0) to exit (1), exact, and rounded half-up to millionths for display. */
 export const evaluateTrigger = (
   terms: TriggerTerms,
   readings: readonly IndexObservation[],
@@ -245,22 +253,24 @@ export const evaluateTrigger = (
       observedValue: null,
       readingsUsed: 0,
       breached: false,
+      severity: NO_SEVERITY,
       severityPpm: 0,
       coverage,
       skipReason: observed.reason,
     };
   }
   const { numerator, denominator } = observed;
-  const depth = crossingSeverityPpm(levels, numerator, denominator);
-  const breached = depth !== undefined && isDeclarableOn(terms.declarable, startDay, dayNumber(term.end), endDay);
-  const severityPpm = breached ? depth : 0;
+  const crossing = crossingSeverity(levels, numerator, denominator);
+  const breached = crossing !== undefined && isDeclarableOn(terms.declarable, startDay, dayNumber(term.end), endDay);
+  const severity = breached ? crossing : NO_SEVERITY;
   return {
     windowStart,
     windowEnd,
     observedValue: unscale(divideRounded(numerator, denominator), INDEX_PLACES),
     readingsUsed: coverage.daysWithReading,
     breached,
-    severityPpm,
+    severity,
+    severityPpm: severityPpmOfExact(severity),
     coverage,
     skipReason: null,
   };

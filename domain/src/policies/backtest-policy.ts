@@ -4,7 +4,7 @@ import { DomainError } from '../domain-error';
 import { utcDate } from '../insurance/calendar-date';
 import { type CoverTerm, termYearsBack } from '../insurance/cover-term';
 import { toMajorUnits } from '../insurance/money';
-import { payoutFor } from '../insurance/payout';
+import { amountDueMinor, payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { severityFraction } from '../insurance/severity';
 import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
@@ -46,7 +46,12 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
   );
   let paidMinor = 0;
   for (const { outcome } of evaluated) {
-    paidMinor += payoutFor(outcome.severityPpm, issued.sum_insured_minor, 0, paidMinor);
+    paidMinor += payoutFor(
+      amountDueMinor(outcome.severity, issued.sum_insured_minor),
+      issued.sum_insured_minor,
+      0,
+      paidMinor,
+    );
   }
   return {
     policy_id: issued.policy_id,

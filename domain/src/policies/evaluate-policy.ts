@@ -2,13 +2,14 @@ import type { Peril, PolicyDataSources, PolicyEvent, SkipReasons } from '@cropco
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar-date';
-import { payoutFor } from '../insurance/payout';
+import { amountDueMinor, payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { provenanceOf } from '../insurance/readings-provenance';
 import { severityFraction } from '../insurance/severity';
+import { refuseClosedPolicy } from './close-policy';
 import { payoutIdFor } from './payout-id';
 import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
-import type { Policy } from './policy';
+import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
 export interface EvaluatePolicy {
@@ -19,17 +20,26 @@ export interface EvaluatePolicy {
   readonly now: Date;
 }
 
-/** A live evaluation as of today (clipped to term end): records every peril whose data was enough to
- *  evaluate, with its coverage, and why each other peril was skipped; pays each new or deeper breach the difference to what that peril was already paid. */
-export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEvent[] => {
-  const policy = visibleIssuedPolicy(state, command.actor);
-  if (policy.status === 'lapsed' || policy.status === 'expired') {
+/** Whether a live evaluation may run at all: not on a lapsed policy, nor on a closed one or one whose
+ *  closing date has come (the caller closes it first). The checks come before any reading is loaded. */
+export const refuseUnevaluablePolicy = (policy: IssuedPolicy, now: Date): void => {
+  if (policy.status === 'lapsed') {
     throw new DomainError(
       'rejected',
       'policy_not_evaluable',
-      `a ${policy.status} policy can only be backtested (as_of before today)`,
+      'a lapsed policy can only be backtested (as_of before today)',
     );
   }
+  refuseClosedPolicy(policy, now);
+};
+
+/** A live evaluation as of today (clipped to term end): records every peril whose data was enough to
+ *  evaluate, with its coverage and what it is now due, and why each other peril was skipped; pays each
+ *  new or deeper breach the difference to what that peril was already paid, and records an overpayment
+ *  when a corrected reading left a peril due less than it was paid. */
+export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEvent[] => {
+  const policy = visibleIssuedPolicy(state, command.actor);
+  refuseUnevaluablePolicy(policy, command.now);
   const { issued } = policy;
   const asOf = earlierDate(utcDate(command.now), issued.term_end);
   const evaluatedAt = command.now.toISOString();
@@ -45,6 +55,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
       continue;
     }
     const severity = severityFraction(outcome.severityPpm);
+    const dueMinor = amountDueMinor(outcome.severity, issued.sum_insured_minor);
     events.push({
       type: 'TriggerEvaluated',
       data: {
@@ -69,12 +80,29 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         comparison,
         breached: outcome.breached,
         severity,
+        amount_due_minor: dueMinor,
         evaluated_at: evaluatedAt,
       },
     });
-    const newOrDeeper = outcome.breached && (!cover.breached || outcome.severityPpm > cover.deepestSeverityPpm);
+    if (cover.paidMinor > dueMinor && cover.overpaidDueMinor !== dueMinor) {
+      events.push({
+        type: 'PayoutOverpaymentRecorded',
+        data: {
+          policy_id: issued.policy_id,
+          evaluation_id: command.evaluationId,
+          peril,
+          amount_paid_minor: cover.paidMinor,
+          amount_due_minor: dueMinor,
+          difference_minor: cover.paidMinor - dueMinor,
+          currency: issued.currency,
+          recorded_at: evaluatedAt,
+        },
+      });
+    }
+    // Deeper is measured in money: above the deepest breach so far, which is at least what was paid.
+    const newOrDeeper = outcome.breached && (!cover.breached || dueMinor > cover.deepestDueMinor);
     if (!newOrDeeper) continue;
-    const amountMinor = payoutFor(outcome.severityPpm, issued.sum_insured_minor, cover.paidMinor, paidMinor);
+    const amountMinor = payoutFor(dueMinor, issued.sum_insured_minor, cover.paidMinor, paidMinor);
     const payoutId = payoutIdFor(command.evaluationId, peril);
     events.push({
       type: 'TriggerBreached',
@@ -89,6 +117,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         observed_value: outcome.observedValue,
         threshold: cover.terms.threshold,
         severity,
+        amount_due_minor: dueMinor,
         as_of: asOf,
         payout: amountMinor > 0 ? { payout_id: payoutId, amount_minor: amountMinor, currency: issued.currency } : null,
         breached_at: evaluatedAt,

@@ -1,5 +1,5 @@
 import { addDays, laterDate, utcDate } from '../insurance/calendar-date';
-import { expiryDate } from './expire-policy';
+import { closingDate } from './close-policy';
 import type { IssuedPolicy } from './policy';
 
 export const DEFAULT_MONITORING_INTERVAL_DAYS = 1;
@@ -7,16 +7,16 @@ export const DEFAULT_MONITORING_INTERVAL_DAYS = 1;
 /** The next day the monitor evaluates the policy: the day after issue, then every `intervalDays` after
  *  the last live evaluation; never before term start (an empty window has nothing to check). Monitoring
  *  goes on through the settlement period so late readings still count; undefined once it is over or the
- *  policy lapsed or expired. */
+ *  policy lapsed or closed. */
 export const nextMonitoringDate = (
   policy: IssuedPolicy,
   intervalDays: number = DEFAULT_MONITORING_INTERVAL_DAYS,
 ): string | undefined => {
-  if (policy.status !== 'active' && policy.status !== 'claimed') return undefined;
+  if (policy.closedAt !== null || (policy.status !== 'active' && policy.status !== 'claimed')) return undefined;
   const due =
     policy.lastMonitoredOn === null
       ? addDays(utcDate(new Date(policy.issued.issued_at)), 1)
       : addDays(policy.lastMonitoredOn, intervalDays);
   const next = laterDate(due, policy.issued.term_start);
-  return next < expiryDate(policy) ? next : undefined;
+  return next < closingDate(policy) ? next : undefined;
 };

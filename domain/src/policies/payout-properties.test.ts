@@ -2,18 +2,18 @@ import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar-date';
-import { multiplyMinorUnits } from '../insurance/money';
 import { ownFieldDataSources } from '../insurance/peril-data';
 import type { ReadingHistory } from '../insurance/reading-history';
-import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { insuredFarm, insurer } from '../testing/insured-farm';
+import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { issuePolicy } from './issue-policy';
 import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from './policy';
 
 // Random readings pushed between random evaluations of a random policy: the payout rules must hold
-// after every step, whatever the weather.
+// after every step, whatever the weather. Readings are replaced as often as added (revisions up and
+// down), and some evaluations come after the policy's closing date.
 
 const termStart = '2026-04-01';
 const termEnd = '2026-06-29';
@@ -105,11 +105,12 @@ const asIssued = (state: Policy): IssuedPolicy => {
   return state;
 };
 
-const paymentsOf = (events: readonly PolicyEvent[]) =>
-  events.flatMap((event) => (event.type === 'PayoutApproved' ? [event.data] : []));
+const eventsOf = <Type extends PolicyEvent['type']>(events: readonly PolicyEvent[], type: Type) =>
+  events.flatMap((event) => (event.type === type ? [event.data as Extract<PolicyEvent, { type: Type }>['data']] : []));
 
 describe('payout properties over random readings and evaluation sequences', () => {
-  it('never pay beyond the sum insured, pay an unchanged breach nothing, and a deeper one only the difference', () => {
+  it('never pay beyond the sum insured nor after closing, pay an unchanged breach nothing, a deeper one only the difference, and record each overpayment once', () => {
+    let overpaymentsSeen = 0;
     fc.assert(
       fc.property(scenarioArbitrary, ({ perils, sumInsured, steps }) => {
         let state = issued(perils, sumInsured);
@@ -124,34 +125,70 @@ describe('payout properties over random readings and evaluation sequences', () =
             now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
           };
           const before = asIssued(state);
+          if (addDays(termStart, step.day) >= closingDate(before)) {
+            // Finality: from the closing date nothing is evaluated, so nothing is paid.
+            expect(() => evaluatePolicy(command, state)).toThrow(expect.objectContaining({ code: 'policy_closed' }));
+            return;
+          }
           const events = evaluatePolicy(command, state);
           // Deciding again on the same state (a retry after a conflict) decides the same.
           expect(evaluatePolicy(command, state)).toEqual(events);
-          for (const payout of paymentsOf(events)) {
+          for (const payout of eventsOf(events, 'PayoutApproved')) {
             const cover = before.perils.find((candidate) => candidate.terms.peril === payout.peril)!;
-            expect(severityPpmOf(payout.severity)).toBeGreaterThan(cover.breached ? cover.deepestSeverityPpm : -1);
+            const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === payout.peril)!;
+            // Paid only above the most that peril was ever paid (nothing is taken back, so that is its total).
+            expect(cover.paidMinor + payout.amount_minor).toBeLessThanOrEqual(evaluated.amount_due_minor!);
           }
           state = events.reduce(evolvePolicy, state);
           log.push(...events);
           const after = asIssued(state);
-          const paid = paymentsOf(log).reduce((sum, payout) => sum + payout.amount_minor, 0);
+          const paid = eventsOf(log, 'PayoutApproved').reduce((sum, payout) => sum + payout.amount_minor, 0);
           expect(after.paidMinor).toBe(paid);
           expect(paid).toBeLessThanOrEqual(sumInsured);
           for (const cover of after.perils) {
-            const due = multiplyMinorUnits(sumInsured, BigInt(cover.deepestSeverityPpm), BigInt(FULL_SEVERITY_PPM));
+            const { peril } = cover.terms;
             // Each peril is paid what its deepest breach is worth, unless the sum insured ran out first.
-            expect(cover.paidMinor).toBeLessThanOrEqual(due);
-            if (paid < sumInsured) expect(cover.paidMinor).toBe(due);
+            expect(cover.paidMinor).toBeLessThanOrEqual(cover.deepestDueMinor);
+            if (paid < sumInsured) expect(cover.paidMinor).toBe(cover.deepestDueMinor);
+            const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === peril);
+            const recorded = eventsOf(events, 'PayoutOverpaymentRecorded').filter((record) => record.peril === peril);
+            if (evaluated === undefined || evaluated.amount_due_minor! >= cover.paidMinor) {
+              expect(recorded).toEqual([]);
+            } else {
+              // Due less than paid: recorded unless this very amount due was recorded last time.
+              const coverBefore = before.perils.find((candidate) => candidate.terms.peril === peril)!;
+              const due = evaluated.amount_due_minor!;
+              expect(recorded).toEqual(
+                coverBefore.overpaidDueMinor === due
+                  ? []
+                  : [
+                      expect.objectContaining({
+                        amount_paid_minor: cover.paidMinor,
+                        amount_due_minor: due,
+                        difference_minor: cover.paidMinor - due,
+                      }),
+                    ],
+              );
+              expect(cover.overpaidDueMinor).toBe(due);
+              overpaymentsSeen += recorded.length;
+            }
           }
-          // The same evaluation again, on the same readings and day, pays and breaches nothing more.
+          // The same evaluation again, on the same readings and day, pays, breaches and records nothing more.
           const repeat = evaluatePolicy({ ...command, evaluationId: `r${at}` }, state);
-          expect(repeat.filter((event) => event.type === 'PayoutApproved' || event.type === 'TriggerBreached')).toEqual(
-            [],
-          );
+          expect(
+            repeat.filter(
+              (event) =>
+                event.type === 'PayoutApproved' ||
+                event.type === 'TriggerBreached' ||
+                event.type === 'PayoutOverpaymentRecorded',
+            ),
+          ).toEqual([]);
         });
-        expect(asIssued(state).status).toBe(paymentsOf(log).length > 0 ? 'claimed' : 'active');
+        expect(asIssued(state).status).toBe(eventsOf(log, 'PayoutApproved').length > 0 ? 'claimed' : 'active');
       }),
       { numRuns: 300 },
     );
+    // The runs did correct readings downwards after payouts, not only upwards.
+    expect(overpaymentsSeen).toBeGreaterThan(0);
   });
 });

@@ -131,6 +131,7 @@ describe('a policy whose drought reads a grid source', () => {
             comparison: 'lte',
             breached: true,
             severity: 0.833333,
+            amount_due_minor: 833_333,
             evaluated_at: '2026-04-20T06:00:00.000Z',
           },
         },

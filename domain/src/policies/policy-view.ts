@@ -45,6 +45,7 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
     term_end: issued.term_end,
     platform_version: issued.platform_version,
     ...(next === undefined ? {} : { next_monitoring_date: next }),
+    ...(policy.closedAt === null ? {} : { closed_at: policy.closedAt }),
   };
 };
 

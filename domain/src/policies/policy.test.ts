@@ -9,10 +9,10 @@ import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
 import { reading } from '../testing/readings';
 import { backtestPolicy, backtestTerm } from './backtest-policy';
+import { closePolicy } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { evaluationKind } from './evaluation-kind';
 import { evaluationResult } from './evaluation-result';
-import { expirePolicy } from './expire-policy';
 import { type IssuePolicy, issuePolicy } from './issue-policy';
 import { lapsePolicy } from './lapse-policy';
 import { nextMonitoringDate } from './next-monitoring-date';
@@ -194,6 +194,7 @@ describe('evaluating a policy', () => {
         comparison: 'gte',
         breached: true,
         severity: 0.5,
+        amount_due_minor: 500_000,
         evaluated_at: '2026-04-05T06:00:00.000Z',
       },
     });
@@ -269,6 +270,7 @@ describe('evaluating a policy', () => {
             observed_value: 32.5,
             threshold: 25,
             severity: 0.5,
+            amount_due_minor: 500_000,
             as_of: '2026-04-05',
             payout: { payout_id: expect.any(String), amount_minor: 500_000, currency: 'KES' },
             breached_at: '2026-04-05T06:00:00.000Z',
@@ -360,7 +362,7 @@ describe('evaluating a policy', () => {
     expect(events.find((event) => event.type === 'PayoutApproved')).toMatchObject({ data: { amount_minor: 833_333 } });
   });
 
-  it('refuses a lapsed or expired policy, and hides it from another organization', () => {
+  it('refuses a lapsed policy, a closed one (an expiry recorded before closing reads as closed), and hides it from another organization', () => {
     const lapsed: PolicyEvent = {
       type: 'PolicyLapsed',
       data: { policy_id: 'policy-1', reason: 'unpaid', lapsed_at: '2026-03-26T00:00:00.000Z' },
@@ -370,7 +372,7 @@ describe('evaluating a policy', () => {
       data: { policy_id: 'policy-1', expired_at: '2026-05-10T00:00:00.000Z' },
     };
     spec.given([policyIssued, lapsed]).when(evaluate('e')).thenRefuses('rejected', 'policy_not_evaluable');
-    spec.given([policyIssued, expired]).when(evaluate('e')).thenRefuses('rejected', 'policy_not_evaluable');
+    spec.given([policyIssued, expired]).when(evaluate('e')).thenRefuses('rejected', 'policy_closed');
     spec
       .given([policyIssued])
       .when({ ...evaluate('e'), actor: otherInsurer })
@@ -496,18 +498,52 @@ describe('lapsing, settling and expiring', () => {
     spec.given(claimed).when({ actor: otherInsurer, payoutId, now }).thenRefuses('not_found', 'not_found');
   });
 
-  it('expires an unpaid policy after the settlement period; a claimed one stays claimed', () => {
-    const spec = deciderSpec(initialPolicy, evolvePolicy, expirePolicy);
+  it('closes every policy at term end plus the settlement period: unpaid as expired, claimed as claimed', () => {
+    const spec = deciderSpec(initialPolicy, evolvePolicy, closePolicy);
     const due = new Date('2026-05-10T01:00:00.000Z');
+    const closed = (status: 'expired' | 'claimed'): PolicyEvent => ({
+      type: 'PolicyClosed',
+      data: { policy_id: 'policy-1', status, closed_at: due.toISOString() },
+    });
     spec
       .given([policyIssued])
       .when({ now: due })
-      .thenEvents([{ type: 'PolicyExpired', data: { policy_id: 'policy-1', expired_at: due.toISOString() } }]);
+      .thenEvents([closed('expired')]);
+    spec
+      .given(claimed)
+      .when({ now: due })
+      .thenEvents([closed('claimed')]);
     spec
       .given([policyIssued])
       .when({ now: new Date('2026-05-09T23:00:00Z') })
       .thenRefuses('rejected', 'settlement_period_open');
-    spec.given(claimed).when({ now: due }).thenEvents([]);
+    spec
+      .given([...claimed, closed('claimed')])
+      .when({ now: due })
+      .thenEvents([]);
+    expect(issuedState([...claimed, closed('claimed')])).toMatchObject({
+      status: 'claimed',
+      closedAt: due.toISOString(),
+    });
+    expect(issuedState([policyIssued, closed('expired')])).toMatchObject({
+      status: 'expired',
+      closedAt: due.toISOString(),
+    });
+  });
+
+  it('reads an expiry recorded before PolicyClosed as closed and expired, and closes it no more', () => {
+    const expired: PolicyEvent = {
+      type: 'PolicyExpired',
+      data: { policy_id: 'policy-1', expired_at: '2026-05-10T00:00:00.000Z' },
+    };
+    expect(issuedState([policyIssued, expired])).toMatchObject({
+      status: 'expired',
+      closedAt: '2026-05-10T00:00:00.000Z',
+    });
+    deciderSpec(initialPolicy, evolvePolicy, closePolicy)
+      .given([policyIssued, expired])
+      .when({ now: new Date('2026-06-01T00:00:00Z') })
+      .thenEvents([]);
   });
 });
 

@@ -10,8 +10,9 @@ import type {
 } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 import { utcDate } from '../insurance/calendar-date';
+import { multiplyMinorUnits } from '../insurance/money';
 import { ownFieldData } from '../insurance/peril-data';
-import { severityPpmOf } from '../insurance/severity';
+import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
 
 /** One peril of an issued policy: its frozen trigger and what it has breached and been paid so far. */
 export interface PerilCover {
@@ -19,9 +20,16 @@ export interface PerilCover {
   /** The source and location the trigger reads, frozen at issue. */
   readonly data: PerilDataSource;
   readonly breached: boolean;
-  /** The deepest severity breached so far; a later breach pays only when it goes deeper. */
+  /** The deepest severity breached so far, as shown (millionths). */
   readonly deepestSeverityPpm: number;
+  /** What the deepest breach so far was worth: a later breach is deeper, and may pay, only above it. */
+  readonly deepestDueMinor: number;
+  /** Everything this peril was paid. Nothing is ever taken back, so it is also the most it was ever
+   *  paid: a deeper breach pays only above it. */
   readonly paidMinor: number;
+  /** The amount due of the overpayment last recorded, while the peril is still due less than it was
+   *  paid; null otherwise. An overpayment is recorded again only when the amount due changes. */
+  readonly overpaidDueMinor: number | null;
   /** The aggregate of the last non-backtest evaluation; null when that evaluation skipped the peril. */
   readonly latestObservedValue: number | null;
   /** The coverage behind `latestObservedValue`, when that evaluation recorded it. */
@@ -48,6 +56,8 @@ export interface IssuedPolicy {
   readonly paidMinor: number;
   /** UTC date of the last non-backtest evaluation, which the monitor schedules from. */
   readonly lastMonitoredOn: string | null;
+  /** When the policy was closed (finality): no live evaluation after it. */
+  readonly closedAt: string | null;
 }
 
 export type Policy = { readonly status: 'not_issued' } | IssuedPolicy;
@@ -72,7 +82,9 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
           ownFieldData(event.data.organization_id, event.data.farm_id, event.data.field_id, terms.reading),
         breached: false,
         deepestSeverityPpm: 0,
+        deepestDueMinor: 0,
         paidMinor: 0,
+        overpaidDueMinor: null,
         latestObservedValue: null,
         latestCoverage: null,
         latestSkipReason: null,
@@ -80,6 +92,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
       payouts: [],
       paidMinor: 0,
       lastMonitoredOn: null,
+      closedAt: null,
     };
   }
   if (state.status === 'not_issued') return state;
@@ -91,6 +104,12 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
           latestObservedValue: event.data.observed_value,
           latestCoverage: event.data.coverage ?? null,
           latestSkipReason: null,
+          // Due what it was paid or more again: a later drop is a new overpayment. An evaluation recorded
+          // before amounts due were says nothing of it (and none was recorded then).
+          overpaidDueMinor:
+            event.data.amount_due_minor !== undefined && event.data.amount_due_minor >= cover.paidMinor
+              ? null
+              : cover.overpaidDueMinor,
         })),
         lastMonitoredOn: utcDate(new Date(event.data.evaluated_at)),
       };
@@ -115,6 +134,21 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         ...cover,
         breached: true,
         deepestSeverityPpm: Math.max(cover.deepestSeverityPpm, severityPpmOf(event.data.severity)),
+        deepestDueMinor: Math.max(
+          cover.deepestDueMinor,
+          // A breach recorded before amounts due was worth its severity in millionths × sum insured.
+          event.data.amount_due_minor ??
+            multiplyMinorUnits(
+              state.issued.sum_insured_minor,
+              BigInt(severityPpmOf(event.data.severity)),
+              BigInt(FULL_SEVERITY_PPM),
+            ),
+        ),
+      }));
+    case 'PayoutOverpaymentRecorded':
+      return updatePeril(state, event.data.peril, (cover) => ({
+        ...cover,
+        overpaidDueMinor: event.data.amount_due_minor,
       }));
     case 'PayoutApproved': {
       const { payout_id, peril, evaluation_id, amount_minor, approved_at } = event.data;
@@ -145,8 +179,11 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
       };
     case 'PolicyLapsed':
       return { ...state, status: 'lapsed' };
+    case 'PolicyClosed':
+      return { ...state, status: event.data.status, closedAt: event.data.closed_at };
+    // The closing of an unpaid policy before PolicyClosed was.
     case 'PolicyExpired':
-      return { ...state, status: 'expired' };
+      return { ...state, status: 'expired', closedAt: event.data.expired_at };
   }
 };
 

@@ -39,6 +39,15 @@ describe('policies projection', () => {
       '2026-04-07T06:00:00.000Z',
       'eval-2',
     );
+    // The flood reading corrected down after its payout: an overpayment, nothing taken back.
+    claimed.evaluate(
+      {
+        flood: [{ date: '2026-04-02', value: 180, revision: 2 }],
+        storm: [{ date: '2026-04-06', value: 30, revision: 1 }],
+      },
+      '2026-04-08T06:00:00.000Z',
+      'eval-3',
+    );
     await t.eventStore.append(claimed.streamId, claimed.takeNew(), 'no_stream');
 
     const lapsed = policyStory({
@@ -95,6 +104,10 @@ describe('policies projection', () => {
         'days_with_reading',
         'days_in_window',
         'payout_id',
+        'overpayment_paid_minor',
+        'overpayment_due_minor',
+        'overpayment_currency',
+        'overpayment_recorded_at',
       ])
       .orderBy('evaluated_at')
       .orderBy('peril')
@@ -110,7 +123,7 @@ describe('policies projection', () => {
       .execute(),
   });
 
-  it('projects policies, their evaluation history and payouts from the whole log', async () => {
+  it('projects policies, their evaluation history with overpayments, and payouts from the whole log', async () => {
     await empty();
     await applyBatch(t.db, policiesProjection, log);
     const { policies, evaluations, payouts, counts } = await dump();
@@ -128,7 +141,7 @@ describe('policies projection', () => {
         term_start: '2026-04-01',
         term_end: '2026-04-30',
         // The day after the last live evaluation, as the domain's nextMonitoringDate says.
-        next_monitoring_date: '2026-04-08',
+        next_monitoring_date: '2026-04-09',
         stream_revision: claimed.events.length - 1,
       },
       expect.objectContaining({ policy_id: 'p-lapsed', status: 'lapsed', next_monitoring_date: null }),
@@ -151,6 +164,10 @@ describe('policies projection', () => {
         days_with_reading: 1,
         days_in_window: 5,
         payout_id: floodPayoutId,
+        overpayment_paid_minor: null,
+        overpayment_due_minor: null,
+        overpayment_currency: null,
+        overpayment_recorded_at: null,
       },
       expect.objectContaining({
         evaluation_id: 'eval-2',
@@ -168,6 +185,23 @@ describe('policies projection', () => {
         days_with_reading: 1,
         days_in_window: 7,
         payout_id: expect.any(String),
+      }),
+      expect.objectContaining({
+        evaluation_id: 'eval-3',
+        peril: 'flood',
+        observed_value: 180,
+        payout_id: null,
+        // Paid 1/3 of KES 10,000; now due 30/150 of it.
+        overpayment_paid_minor: 333_333n,
+        overpayment_due_minor: 200_000n,
+        overpayment_currency: 'KES',
+        overpayment_recorded_at: new Date('2026-04-08T06:00:00.000Z'),
+      }),
+      expect.objectContaining({
+        evaluation_id: 'eval-3',
+        peril: 'storm',
+        payout_id: null,
+        overpayment_paid_minor: null,
       }),
     ]);
     expect(payouts).toEqual([
@@ -214,7 +248,7 @@ describe('policies projection', () => {
     });
     await applyBatch(t.db, policiesProjection, withoutCoverage);
     const { evaluations } = await dump();
-    expect(evaluations).toHaveLength(3);
+    expect(evaluations).toHaveLength(5);
     for (const evaluation of evaluations)
       expect(evaluation).toMatchObject({ days_with_reading: null, days_in_window: null });
   });

@@ -74,8 +74,21 @@ const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): Evalu
     days_with_reading: coverage?.days_with_reading ?? null,
     days_in_window: coverage?.days_in_window ?? null,
     payout_id: null,
+    overpayment_paid_minor: null,
+    overpayment_due_minor: null,
+    overpayment_currency: null,
+    overpayment_recorded_at: null,
   };
 };
+
+type Overpayment = Extract<PolicyEvent, { type: 'PayoutOverpaymentRecorded' }>['data'];
+
+const overpaymentColumns = (overpayment: Overpayment) => ({
+  overpayment_paid_minor: overpayment.amount_paid_minor,
+  overpayment_due_minor: overpayment.amount_due_minor,
+  overpayment_currency: overpayment.currency,
+  overpayment_recorded_at: overpayment.recorded_at,
+});
 
 /** Serialises this projection's batches across processes (a second projector or a rebuild on the same
  *  database): the rows a batch loads are then the ones its writes replace, so the policy_counts deltas,
@@ -149,10 +162,22 @@ const linkPayouts = async (trx: Transaction<ReadModels>, payouts: readonly Payou
   }
 };
 
+/** Shows overpayments on the evaluation rows of earlier batches, as linkPayouts does payouts. */
+const showOverpayments = async (trx: Transaction<ReadModels>, overpayments: readonly Overpayment[]): Promise<void> => {
+  for (const overpayment of overpayments) {
+    await trx
+      .updateTable('policy_evaluations')
+      .set(overpaymentColumns(overpayment))
+      .where('evaluation_id', '=', overpayment.evaluation_id)
+      .where('peril', '=', overpayment.peril)
+      .execute();
+  }
+};
+
 const evaluationKey = (evaluationId: string, peril: string): string => `${evaluationId}/${peril}`;
 
-/** Policies (`policies`, counted in `policy_counts`), their evaluation history (`policy_evaluations`) and
- *  payouts (`policy_payouts`), from the `policy-<id>` streams. Reads the policies a batch touches, folds
+/** Policies (`policies`, counted in `policy_counts`), their evaluation history (`policy_evaluations`,
+ *  with each overpayment recorded on its evaluation's row) and payouts (`policy_payouts`), from the `policy-<id>` streams. Reads the policies a batch touches, folds
  *  the batch's events into their aggregates with the domain's evolvePolicy (skipping those at or below a
  *  row's stream_revision), then writes each changed policy once, the new evaluation rows and the payouts
  *  the batch approved or settled. policy_counts moves by the difference between each row as read and as
@@ -170,6 +195,7 @@ export const policiesProjection: Projection = {
     const evaluations = new Map<string, EvaluationRow>();
     const touchedPayouts = new Map<string, string>();
     const approvedPayouts = new Set<string>();
+    const lateOverpayments: Overpayment[] = [];
     for (const event of policyEvents) {
       const next = evolve(policies.get(event.data.policy_id), event);
       if (!next) continue;
@@ -181,6 +207,11 @@ export const policiesProjection: Projection = {
         touchedPayouts.set(event.data.payout_id, event.data.policy_id);
       }
       if (event.type === 'PayoutApproved') approvedPayouts.add(event.data.payout_id);
+      if (event.type === 'PayoutOverpaymentRecorded') {
+        const row = evaluations.get(evaluationKey(event.data.evaluation_id, event.data.peril));
+        if (row) Object.assign(row, overpaymentColumns(event.data));
+        else lateOverpayments.push(event.data);
+      }
     }
     const payouts = [...touchedPayouts].map(([payoutId, policyId]) =>
       policyPayoutRow(changed.get(policyId)!.aggregate, payoutId),
@@ -204,5 +235,6 @@ export const policiesProjection: Projection = {
     await insertEvaluations(trx, [...evaluations.values()]);
     await upsertPayouts(trx, payouts);
     await linkPayouts(trx, lateLinks);
+    await showOverpayments(trx, lateOverpayments);
   },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Peril } from '@cropcover/contracts';
-import { expirePolicy } from '@cropcover/domain';
+import { closePolicy } from '@cropcover/domain';
 import type { ExpectedRevision, NewEvent, RecordedEvent } from '@cropcover/eventstore';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,9 @@ import { policiesProjection } from './policies-projection';
 
 const FLOOD_RAIN = { flood: [{ date: '2026-04-02', value: 200, revision: 1 }] };
 
-/** A PolicyExpired as the monitor would record it (the story has no expiry of its own). */
+/** A PolicyClosed as the monitor would record it (the story has no closing of its own). */
 const expired = (story: PolicyStory, at: string): NewEvent[] =>
-  expirePolicy({ now: new Date(at) }, story.state).map((event) => ({
+  closePolicy({ now: new Date(at) }, story.state).map((event) => ({
     type: event.type,
     data: event.data,
     metadata: { ...story.events[0]!.metadata, event_id: randomUUID(), occurred_at: at },

@@ -15,6 +15,7 @@ export interface PolicyStateSummary {
   readonly status: IssuedPolicy['status'];
   readonly paid: number;
   readonly next_monitoring_date: string | null;
+  readonly closed_at: string | null;
   readonly perils: readonly {
     readonly peril: string;
     readonly breached: boolean;
@@ -44,6 +45,7 @@ const summary = (policy: IssuedPolicy): PolicyStateSummary => {
     status: policy.status,
     paid: money(policy.paidMinor),
     next_monitoring_date: nextMonitoringDate(policy) ?? null,
+    closed_at: policy.closedAt,
     perils: policy.perils.map((cover) => ({
       peril: cover.terms.peril,
       breached: cover.breached,

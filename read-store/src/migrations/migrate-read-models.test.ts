@@ -11,23 +11,38 @@ import { idempotencyKeys } from './0004-idempotency-keys';
 import { webhookTables } from './0005-webhooks';
 import { webhookTargetPositions } from './0006-webhook-target-positions';
 import { idempotencyKeyScope } from './0007-idempotency-key-scope';
+import { readingsBySource } from './0008-readings-by-source';
+import { indexSources } from './0009-index-sources';
+import { evaluationCoverage } from './0010-evaluation-coverage';
 import { migrateReadModels } from './migrate-read-models';
+
+const BEFORE_SOURCES = {
+  '0001-registry-read-models': registryReadModels,
+  '0002-index-readings': indexReadings,
+  '0003-policy-read-models': policyReadModels,
+  '0004-idempotency-keys': idempotencyKeys,
+  '0005-webhooks': webhookTables,
+  '0006-webhook-target-positions': webhookTargetPositions,
+  '0007-idempotency-key-scope': idempotencyKeyScope,
+};
+
+const BEFORE_FINALITY = {
+  ...BEFORE_SOURCES,
+  '0008-readings-by-source': readingsBySource,
+  '0009-index-sources': indexSources,
+  '0010-evaluation-coverage': evaluationCoverage,
+};
 
 /** The read models as they stood before readings had sources: migrations 0001 to 0007, in the same
  *  bookkeeping tables, so migrateReadModels then runs 0008 onwards on them. */
-const migrateBeforeSources = async (db: Kysely<ReadModels>): Promise<void> => {
+const migrateBeforeSources = (db: Kysely<ReadModels>): Promise<void> => migrateOnly(db, BEFORE_SOURCES);
+
+/** The given migrations only, in the same bookkeeping tables as migrateReadModels. */
+const migrateOnly = async (db: Kysely<ReadModels>, migrations: typeof BEFORE_SOURCES): Promise<void> => {
   const migrator = new Migrator({
     db,
     provider: {
-      getMigrations: async () => ({
-        '0001-registry-read-models': registryReadModels,
-        '0002-index-readings': indexReadings,
-        '0003-policy-read-models': policyReadModels,
-        '0004-idempotency-keys': idempotencyKeys,
-        '0005-webhooks': webhookTables,
-        '0006-webhook-target-positions': webhookTargetPositions,
-        '0007-idempotency-key-scope': idempotencyKeyScope,
-      }),
+      getMigrations: async () => migrations,
     },
     migrationTableName: 'read_model_migrations',
     migrationLockTableName: 'read_model_migrations_lock',
@@ -166,5 +181,48 @@ describe('migration 0008: readings by source', () => {
     const { rows: legacyRevisions } = await sql<{ value: number; revision: number }>`
       select "value", revision from legacy_index_reading_revisions`.execute(db);
     expect(legacyRevisions).toEqual([{ value: 10, revision: 1 }]);
+  });
+});
+
+describe('migration 0011: payout finality', () => {
+  let database: TestDatabase;
+  let db: Kysely<ReadModels>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrate_payout_finality');
+    db = createKysely<ReadModels>(createPool(database.url, createLogger({ level: 'silent' })));
+    await migrateOnly(db, BEFORE_FINALITY);
+    // A row whose aggregate predates what each peril's breach was worth and when the policy closed.
+    await sql`
+      insert into policies (policy_id, organization_id, environment, farm_id, field_id, sum_insured_minor, currency,
+        premium_minor, perils, status, issued_at, term_start, term_end, platform_version, aggregate, stream_revision)
+      values ('p-old', 'org-a', 'sandbox', 'farm-1', 'north', 100000, 'USD', 5000, array['flood'], 'claimed',
+        '2026-03-01T00:00:00Z', '2026-03-01', '2026-08-31', '1.0.0', '{}'::jsonb, 3)`.execute(db);
+    await sql`
+      insert into projection_checkpoints (name, commit_position, prepare_position, updated_at)
+      values ('policies', 10, 10, now()), ('farms', 10, 10, now())`.execute(db);
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('replays the policies projection from the log: its rows and checkpoint go, other projections stay', async () => {
+    expect(await db.selectFrom('policies').selectAll().execute()).toEqual([]);
+    const checkpoints = await db.selectFrom('projection_checkpoints').select('name').execute();
+    expect(checkpoints.map((row) => row.name)).toEqual(['farms']);
+  });
+
+  it('adds the overpayment of each history item, empty unless one was recorded', async () => {
+    const columns = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns
+      where table_name = 'policy_evaluations' and column_name like 'overpayment_%' order by column_name`.execute(db);
+    expect(columns.rows.map((row) => row.column_name)).toEqual([
+      'overpayment_currency',
+      'overpayment_due_minor',
+      'overpayment_paid_minor',
+      'overpayment_recorded_at',
+    ]);
   });
 });

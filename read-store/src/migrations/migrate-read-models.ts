@@ -11,6 +11,7 @@ import { idempotencyKeyScope } from './0007-idempotency-key-scope';
 import { readingsBySource } from './0008-readings-by-source';
 import { indexSources } from './0009-index-sources';
 import { evaluationCoverage } from './0010-evaluation-coverage';
+import { payoutFinality } from './0011-payout-finality';
 import { webhookDeliveryLeases } from './0012-webhook-delivery-leases';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008-readings-by-source': readingsBySource,
   '0009-index-sources': indexSources,
   '0010-evaluation-coverage': evaluationCoverage,
+  '0011-payout-finality': payoutFinality,
   '0012-webhook-delivery-leases': webhookDeliveryLeases,
 };
 

@@ -2,7 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 
 export interface MonitorMetrics {
   readonly evaluated: Counter;
-  readonly expired: Counter;
+  readonly closed: Counter;
   readonly failed: Counter;
 }
 
@@ -15,9 +15,9 @@ export const createMonitorMetrics = (registry?: Registry): MonitorMetrics => {
       help: 'Live evaluations the policy monitor made.',
       registers,
     }),
-    expired: new Counter({
-      name: 'policy_monitor_policies_expired_total',
-      help: 'Policies the monitor expired after their settlement period.',
+    closed: new Counter({
+      name: 'policy_monitor_policies_closed_total',
+      help: 'Policies the monitor closed at term end plus their settlement period (finality).',
       registers,
     }),
     failed: new Counter({

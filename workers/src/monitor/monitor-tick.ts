@@ -18,7 +18,7 @@ export interface MonitorTickOptions {
 
 export interface MonitorTick {
   readonly evaluated: number;
-  readonly expired: number;
+  readonly closed: number;
   readonly failed: number;
   /** Policies another monitor instance was working on. */
   readonly skipped: number;
@@ -34,7 +34,7 @@ export const runMonitorTick = async ({
   isStopping = () => false,
 }: MonitorTickOptions): Promise<MonitorTick> => {
   const tickId = uuidv7();
-  const tally = { evaluated: 0, expired: 0, failed: 0, skipped: 0 };
+  const tally = { evaluated: 0, closed: 0, failed: 0, skipped: 0 };
   for (const policyId of await monitoredPolicies(deps.db, utcDate(clock.now()))) {
     if (isStopping()) break;
     try {
@@ -47,9 +47,9 @@ export const runMonitorTick = async ({
         tally.evaluated += 1;
         metrics.evaluated.inc();
       }
-      if (claim.value.expired) {
-        tally.expired += 1;
-        metrics.expired.inc();
+      if (claim.value.closed) {
+        tally.closed += 1;
+        metrics.closed.inc();
       }
     } catch (error) {
       tally.failed += 1;
@@ -57,7 +57,7 @@ export const runMonitorTick = async ({
       logger.error({ err: error, policy_id: policyId, tick_id: tickId }, 'policy monitoring failed');
     }
   }
-  if (tally.evaluated + tally.expired + tally.failed > 0)
+  if (tally.evaluated + tally.closed + tally.failed > 0)
     logger.info({ tick_id: tickId, ...tally }, 'policy monitor tick');
   return tally;
 };

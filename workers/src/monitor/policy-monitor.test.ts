@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { recordIndexReadings } from '@cropcover/application';
+import { backtestEvaluation, liveEvaluation, recordIndexReadings } from '@cropcover/application';
 import type { ReadingIndex } from '@cropcover/contracts';
 import { fieldLocation, organizationFieldSourceId, policyStream } from '@cropcover/domain';
 import type { EventMetadata } from '@cropcover/eventstore';
@@ -14,7 +14,7 @@ import { calendarDateOf } from '@cropcover/read-store';
 import { createKysely, createLogger, createPool, type SettableClock, settableClock } from '@cropcover/runtime';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MONITOR_SUBJECT } from './monitor-context';
+import { MONITOR_SUBJECT, monitorContext } from './monitor-context';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import { createMonitorMetrics } from './monitor-metrics';
 import { runMonitorTick } from './monitor-tick';
@@ -152,11 +152,11 @@ describe('policy monitor', () => {
     await world.issue('p-flood');
     await world.readings(FLOOD);
 
-    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
     expect(await world.evaluationIds('p-flood')).toEqual([]);
 
     world.clock.set('2026-03-02T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, skipped: 0 });
     // The read model may still list it as due: the stream says it was evaluated today.
     expect(await world.tick()).toMatchObject({ evaluated: 0 });
 
@@ -197,58 +197,84 @@ describe('policy monitor', () => {
     }
   });
 
-  it('expires an active policy after term end plus the settlement period, and lists it no more', async () => {
+  it('closes an unpaid policy at term end plus the settlement period as expired, and lists it no more', async () => {
     const world = await openWorld();
     await world.issue('p-quiet', { termEnd: '2026-03-31' });
 
-    // The day before expiry it is still monitored (no readings: the evaluation records the skip).
+    // The day before closing it is still monitored (no readings: the evaluation records the skip).
     world.clock.set('2026-04-29T03:00:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, skipped: 0 });
     await world.projected('p-quiet');
     expect(await world.row('p-quiet')).toEqual({ status: 'active', next_monitoring_date: null });
-    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
 
     world.clock.set('2026-04-30T00:01:00.000Z');
     expect(await monitoredPolicies(world.t.db, '2026-04-30')).toEqual(['p-quiet']);
-    expect(await world.tick()).toEqual({ evaluated: 0, expired: 1, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
     const last = (await world.events('p-quiet')).at(-1)!;
-    expect(last).toMatchObject({ type: 'PolicyExpired', metadata: { actor: MONITOR_SUBJECT } });
+    expect(last).toMatchObject({
+      type: 'PolicyClosed',
+      data: { status: 'expired' },
+      metadata: { actor: MONITOR_SUBJECT },
+    });
 
     await world.projected('p-quiet');
     expect(await world.row('p-quiet')).toEqual({ status: 'expired', next_monitoring_date: null });
     expect(await monitoredPolicies(world.t.db, '2026-05-15')).toEqual([]);
-    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
   });
 
-  it('makes the final evaluation of a policy it missed, then expires it in the same pass', async () => {
+  it('closes a policy it missed without evaluating it: nothing is paid after the closing date', async () => {
     const world = await openWorld();
     await world.issue('p-missed', { termEnd: '2026-03-31' });
-    await world.readings([{ index: 'rainfall_mm', date: '2026-03-20', value: 10 }]);
+    await world.readings(FLOOD);
 
     world.clock.set('2026-06-01T00:01:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, expired: 1, failed: 0, skipped: 0 });
-    const types = (await world.events('p-missed')).map((event) => event.type);
-    expect(types).toEqual(['PolicyIssued', 'TriggerEvaluated', 'PolicyExpired']);
-    const evaluated = (await world.events('p-missed'))[1]!;
-    expect(evaluated.data).toMatchObject({ as_of: '2026-03-31', window_end: '2026-03-31' });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
+    const events = await world.events('p-missed');
+    expect(events.map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyClosed']);
+    expect(events[1]!.data).toMatchObject({ status: 'expired', closed_at: '2026-06-01T00:01:00.000Z' });
   });
 
-  it('keeps a claimed policy claimed after the settlement period', async () => {
+  it('closes a claimed policy too, keeps it claimed, and pays it nothing more however the data changes', async () => {
     const world = await openWorld();
     await world.issue('p-paid', { termEnd: '2026-03-31' });
     await world.readings(FLOOD);
     world.clock.set('2026-03-02T00:05:00.000Z');
     expect(await world.tick()).toMatchObject({ evaluated: 1 });
 
+    // A deeper flood comes in after the settlement period: the policy is closed, not evaluated.
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-03', value: 200 }]);
     world.clock.set('2026-05-10T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
     await world.projected('p-paid');
     expect(await world.row('p-paid')).toEqual({ status: 'claimed', next_monitoring_date: null });
-    expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
-    expect((await world.events('p-paid')).map((event) => event.type)).not.toContain('PolicyExpired');
+    world.clock.set('2027-03-31T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+    const events = await world.events('p-paid');
+    expect(events.filter((event) => event.type === 'PayoutApproved')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'PolicyClosed', data: { status: 'claimed' } });
   });
 
-  it('never evaluates or expires a lapsed policy', async () => {
+  it('closes first and then refuses a live evaluation after the closing date, monitor or not', async () => {
+    const world = await openWorld();
+    await world.issue('p-late', { termEnd: '2026-03-31' });
+    await world.readings(FLOOD);
+    const context = monitorContext('org-a', new Date('2026-05-01T09:00:00.000Z'), 'request-1');
+
+    await expect(liveEvaluation(world.deps, context, 'p-late')).rejects.toMatchObject({
+      reason: 'rejected',
+      code: 'policy_closed',
+    });
+    await expect(liveEvaluation(world.deps, context, 'p-late')).rejects.toMatchObject({ code: 'policy_closed' });
+    // Closed once, by the first refusal; nothing evaluated, nothing paid.
+    expect((await world.events('p-late')).map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyClosed']);
+    // A backtest still works on it.
+    const backtest = await backtestEvaluation(world.deps, context, 'p-late', '2026-03-05');
+    expect(backtest).toMatchObject({ is_backtest: true, total_payout: 4666.67, policy_status: 'expired' });
+  });
+
+  it('never evaluates or closes a lapsed policy', async () => {
     const world = await openWorld();
     const story = policyStory({
       policyId: 'p-lapsed',
@@ -265,7 +291,7 @@ describe('policy monitor', () => {
 
     for (const at of ['2026-03-02T00:05:00.000Z', '2026-03-20T00:05:00.000Z', '2026-06-01T00:05:00.000Z']) {
       world.clock.set(at);
-      expect(await world.tick()).toEqual({ evaluated: 0, expired: 0, failed: 0, skipped: 0 });
+      expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
     }
     expect((await world.events('p-lapsed')).map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyLapsed']);
   });
@@ -333,7 +359,7 @@ describe('policy monitor', () => {
       .execute();
 
     world.clock.set('2026-03-02T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, expired: 0, failed: 1, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 1, skipped: 0 });
     expect(await world.evaluationIds('p-good')).toHaveLength(1);
     const failure = world.logged
       .map((line) => JSON.parse(line))
@@ -367,6 +393,6 @@ describe('policy monitor', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(new Set(await world.evaluationIds('p-loop')).size).toBe(2);
     expect(await counted('policy_monitor_policies_failed_total')).toBe(0);
-    expect(await counted('policy_monitor_policies_expired_total')).toBe(0);
+    expect(await counted('policy_monitor_policies_closed_total')).toBe(0);
   });
 });

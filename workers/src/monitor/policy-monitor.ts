@@ -14,7 +14,7 @@ export interface PolicyMonitorOptions {
   readonly logger: Logger;
   /** Pause between the end of one pass and the start of the next. */
   readonly intervalMs?: number;
-  /** Where the evaluated / expired / failed counters go. */
+  /** Where the evaluated / closed / failed counters go. */
   readonly metricsRegistry?: Registry;
 }
 

@@ -69,6 +69,12 @@ export interface PolicyEvaluationsTable {
   days_in_window: number | null;
   /** The payout this peril got in this evaluation, if any. */
   payout_id: string | null;
+  /** The overpayment this evaluation recorded for the peril (a corrected reading lowered what it is
+   *  due below what it was paid), if any: paid, now due, in `overpayment_currency`. */
+  overpayment_paid_minor: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  overpayment_due_minor: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  overpayment_currency: string | null;
+  overpayment_recorded_at: NullableTimestamp;
 }
 
 export interface PolicyPayoutsTable {

@@ -2,6 +2,7 @@ import { actorOf } from '@cropcover/application';
 import {
   type EvaluationHistory,
   EvaluationHistoryQuery,
+  type PayoutOverpayment,
   PolicyPathParams,
   type TriggerEvaluationHistoryItem,
 } from '@cropcover/contracts';
@@ -13,8 +14,21 @@ import type { QueryApiDeps } from '../../../../query-api-deps';
 import { isoTimestamp } from '../../../../timestamps';
 import { readVisiblePolicy, requirePolicyReader } from '../../../visible-policy';
 
+const overpaymentOnTheWire = (
+  paidMinor: number,
+  dueMinor: number,
+  currency: string,
+  recordedAt: Date,
+): PayoutOverpayment => ({
+  amount_paid: toMajorUnits(paidMinor, currency),
+  amount_due: toMajorUnits(dueMinor, currency),
+  difference: toMajorUnits(paidMinor - dueMinor, currency),
+  currency,
+  recorded_at: isoTimestamp(recordedAt),
+});
+
 /** GET /insurance/policies/{policy_id}/evaluations — endpoint 7: one item per peril per live evaluation,
- *  newest first, with the payout that peril got in that evaluation. */
+ *  newest first, with the payout that peril got in that evaluation and the overpayment it recorded. */
 export const listEvaluations =
   (deps: QueryApiDeps): RequestHandler =>
   async (req, res) => {
@@ -46,6 +60,10 @@ export const listEvaluations =
           'p.currency',
           'p.status as payout_status',
           'p.settled_at',
+          'e.overpayment_paid_minor',
+          'e.overpayment_due_minor',
+          'e.overpayment_currency',
+          'e.overpayment_recorded_at',
         ])
         .orderBy('e.evaluated_at', 'desc')
         .orderBy('e.peril')
@@ -81,6 +99,19 @@ export const listEvaluations =
                 status: row.payout_status,
                 ...(row.settled_at === null ? {} : { settled_at: isoTimestamp(row.settled_at) }),
               },
+            }),
+        ...(row.overpayment_paid_minor === null ||
+        row.overpayment_due_minor === null ||
+        row.overpayment_currency === null ||
+        row.overpayment_recorded_at === null
+          ? {}
+          : {
+              overpayment: overpaymentOnTheWire(
+                Number(row.overpayment_paid_minor),
+                Number(row.overpayment_due_minor),
+                row.overpayment_currency,
+                row.overpayment_recorded_at,
+              ),
             }),
       }),
     );
