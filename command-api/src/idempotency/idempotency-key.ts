@@ -5,10 +5,13 @@ import { idempotencyKeyOf } from './idempotency-key-header';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  HEARTBEAT_MS,
+  holdIdempotencyKey,
   releaseIdempotencyKey,
   type StoredResponse,
 } from './idempotency-records';
 import { requestFingerprint } from './request-fingerprint';
+import { holdKeyScope } from './resource-id';
 
 /** What a replay must repeat besides status and body: what the body is, where the resource lives, its
  *  version, and how far the read models had got. */
@@ -92,7 +95,17 @@ export const idempotencyKey =
       case 'claimed': {
         const held = { ...scope, claimId: claim.claimId };
         const { logger } = requestContextOf(req);
+        holdKeyScope(res, [scope.caller, scope.organizationId, key]);
+        // While the request runs its claim is renewed; a process that dies stops renewing it, and a retry
+        // takes the key over within seconds.
+        const heartbeat = setInterval(() => {
+          holdIdempotencyKey(db, held, clock.now()).catch((error: unknown) =>
+            logger.warn({ err: error }, 'could not renew the claim on an Idempotency-Key'),
+          );
+        }, HEARTBEAT_MS);
+        heartbeat.unref();
         endOnceRecorded(res, async (response) => {
+          clearInterval(heartbeat);
           try {
             if (isFinalAnswer(response.status)) await completeIdempotencyKey(db, held, response);
             else await releaseIdempotencyKey(db, held);

@@ -5,9 +5,11 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 /** A key answers retries for 24 h after its first use (SPEC §5); after that it may be used afresh. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** A claim still unanswered after this long belongs to a request that died with its process: far beyond
- *  any request's run (read-your-writes waits 5 s), short enough that a client's retry soon gets through. */
-export const IN_FLIGHT_LEASE_MS = 60 * 1000;
+/** A claim unanswered and not renewed for this long belongs to a request that died with its process: the
+ *  process renews its claims every `HEARTBEAT_MS` while it runs them, so a retry gets through within
+ *  seconds of a crash, however long a live request takes. */
+export const IN_FLIGHT_LEASE_MS = 10 * 1000;
+export const HEARTBEAT_MS = 3 * 1000;
 
 /** Expired keys removed per new key, so the table stays about one day of keys without a sweeper. */
 const PURGE_BATCH = 100;
@@ -174,6 +176,17 @@ export const completeIdempotencyKey = async (db: KeysDb, held: HeldKey, response
     })
     .where(inScope(held))
     .where('claim_id', '=', held.claimId)
+    .execute();
+};
+
+/** Renews a claim still running (its `created_at` becomes now); a no-op once answered or taken over. */
+export const holdIdempotencyKey = async (db: KeysDb, held: HeldKey, now: Date): Promise<void> => {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ created_at: now })
+    .where(inScope(held))
+    .where('claim_id', '=', held.claimId)
+    .where('response_status', 'is', null)
     .execute();
 };
 

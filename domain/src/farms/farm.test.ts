@@ -150,6 +150,7 @@ describe('registering a field', () => {
     location: { lat: -1.29, lon: 36.82 },
     cropType: 'maize',
     now: later,
+    keyed: false,
   };
   const fieldRegistered: FarmEvent = {
     type: 'FieldRegistered',
@@ -166,6 +167,16 @@ describe('registering a field', () => {
   it('records the field', () => spec.given([farmRegistered]).when(command).thenEvents([fieldRegistered]));
   it('refuses the same field id twice', () =>
     spec.given([farmRegistered, fieldRegistered]).when(command).thenRefuses('conflict', 'field_exists'));
+  it('takes a keyed retry of the same registration as done: its first run recorded it', () =>
+    spec
+      .given([farmRegistered, fieldRegistered])
+      .when({ ...command, keyed: true })
+      .thenEvents([]));
+  it('refuses a keyed registration of another field under an id already taken', () =>
+    spec
+      .given([farmRegistered, fieldRegistered])
+      .when({ ...command, keyed: true, areaHa: 3 })
+      .thenRefuses('conflict', 'field_exists'));
   it('refuses on an inactive farm', () =>
     spec.given([farmRegistered, deactivated]).when(command).thenRefuses('not_found', 'not_found'));
 });

@@ -12,11 +12,22 @@ export interface RegisterField {
   readonly location: { readonly lat: number; readonly lon: number };
   readonly cropType: string | null;
   readonly now: Date;
+  /** The request carries an Idempotency-Key: the same field found registered with the same attributes is
+   *  this request's own earlier write (its answer was lost), not a conflict. */
+  readonly keyed: boolean;
 }
 
 export const registerField = (command: RegisterField, state: Farm): FarmEvent[] => {
   const farm = managedFarm(state, command.actor);
-  if (farm.fields.some((field) => field.fieldId === command.fieldId)) {
+  const existing = farm.fields.find((field) => field.fieldId === command.fieldId);
+  if (existing) {
+    const sameField =
+      existing.name === command.name &&
+      existing.areaHa === command.areaHa &&
+      existing.location.lat === command.location.lat &&
+      existing.location.lon === command.location.lon &&
+      existing.cropType === command.cropType;
+    if (command.keyed && sameField) return [];
     throw new DomainError('conflict', 'field_exists', `field ${command.fieldId} is already registered on this farm`);
   }
   return [

@@ -1,11 +1,11 @@
-import { handleCommand } from '@cropcover/application';
+import { type CommandContext, handleCommand, loadStream } from '@cropcover/application';
 import { type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
-import { farmAggregate, farmStream, registerFarm } from '@cropcover/domain';
+import { farmAggregate, farmStream, initialFarm, type RegisteredFarmer, registerFarm } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { claimShareableId } from '../../registry/claim-shareable-id';
 import { ensureFarmer } from '../../registry/ensure-farmer';
@@ -34,29 +34,46 @@ export const createFarm =
     const body = parseBody(FarmCreateRequest, req);
     const context = commandContextOf(req, deps.clock.now());
     const owner = await ensureFarmer(deps.eventStore, context);
-    const farmId = uuidv7();
+    const farmId = newResourceId(res);
     const stream = farmStream(farmId);
-    const platformFarmId = await claimShareableId(deps.eventStore, 'PM', stream, context);
-    const outcome = await handleCommand(
-      deps.eventStore,
-      stream,
-      farmAggregate,
-      (state) =>
-        registerFarm(
-          {
-            farmId,
-            platformFarmId,
-            ownerFarmerId: owner.farmerId,
-            ownerSubject: owner.subject,
-            attributes: attributesOf(body),
-            now: context.now,
-          },
-          state,
-        ),
-      context,
-    );
+    // A keyed retry whose first run registered the farm but died before answering gets that farm.
+    const earlier = await loadStream(deps.eventStore, stream, farmAggregate);
+    const outcome =
+      earlier.state.status === 'registered'
+        ? { state: earlier.state, appended: undefined }
+        : await registerNewFarm(deps, context, stream, farmId, owner, body);
     const farm = registeredFarm(outcome.state);
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
     const response = farmResponse(farm, owner);
     res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response)).json(response);
   };
+
+const registerNewFarm = async (
+  deps: CommandApiDeps,
+  context: CommandContext,
+  stream: string,
+  farmId: string,
+  owner: RegisteredFarmer,
+  body: FarmCreateRequest,
+) => {
+  const platformFarmId = await claimShareableId(deps.eventStore, 'PM', stream, context);
+  return handleCommand(
+    deps.eventStore,
+    stream,
+    farmAggregate,
+    (state) =>
+      registerFarm(
+        {
+          farmId,
+          platformFarmId,
+          ownerFarmerId: owner.farmerId,
+          ownerSubject: owner.subject,
+          attributes: attributesOf(body),
+          now: context.now,
+        },
+        state,
+      ),
+    context,
+    { state: initialFarm, expected: 'no_stream' },
+  );
+};

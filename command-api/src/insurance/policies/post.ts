@@ -1,7 +1,15 @@
-import { handleCommand, loadPolicyDataSources, loadPricingHistory, loadStream } from '@cropcover/application';
+import {
+  type CommandContext,
+  handleCommand,
+  type LoadedStream,
+  loadPolicyDataSources,
+  loadPricingHistory,
+  loadStream,
+} from '@cropcover/application';
 import { PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
+  type Farm,
   farmAggregate,
   farmStream,
   initialPolicy,
@@ -14,9 +22,9 @@ import {
 } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { requireInsurer } from '../insurer';
 
@@ -29,40 +37,16 @@ export const issuePolicyRoute =
     const organizationId = requireInsurer(context.principal);
     const request = parseBody(PolicyIssueRequest, req);
     const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
-    // Resolved before the decision so the burning cost prices on the very data the policy freezes.
-    const dataSources = await loadPolicyDataSources(deps.eventStore, {
-      organizationId,
-      farm: farm.state,
-      fieldId: request.field_id,
-      perils: request.perils,
-      choice: request.data_sources,
-      defaults: deps.indexSourceDefaults,
-    });
-    const history = await loadPricingHistory(deps.db, dataSources);
-    const policyId = uuidv7();
-    const issued = await handleCommand(
-      deps.eventStore,
-      policyStream(policyId),
-      policyAggregate,
-      (state) =>
-        issuePolicy(
-          {
-            actor: context.actor,
-            policyId,
-            environment: deps.environment,
-            request,
-            farm: farm.state,
-            dataSources,
-            history,
-            settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
-            now: context.now,
-          },
-          state,
-        ),
-      context,
-      // A fresh UUID v7: the stream cannot exist yet, so there is nothing to read.
-      { state: initialPolicy, expected: 'no_stream' },
-    );
+    const policyId = newResourceId(res);
+    // A keyed retry whose first run issued the policy but died before answering gets that policy, priced
+    // as it was then, rather than a second one.
+    const earlier = isKeyed(res)
+      ? await loadStream(deps.eventStore, policyStream(policyId), policyAggregate)
+      : { state: initialPolicy, expected: 'no_stream' as const };
+    const issued =
+      earlier.state.status === 'not_issued'
+        ? await issueNewPolicy(deps, context, organizationId, request, farm, policyId)
+        : { state: earlier.state, appended: undefined };
     // A second append on another stream, not one transaction: the policy is the source of truth and
     // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
     // next policy issued on the farm makes the link.
@@ -80,3 +64,46 @@ export const issuePolicyRoute =
       .location(`/insurance/policies/${policyId}`)
       .json(policyView(visibleIssuedPolicy(issued.state, context.actor)));
   };
+
+const issueNewPolicy = async (
+  deps: CommandApiDeps,
+  context: CommandContext,
+  organizationId: string,
+  request: PolicyIssueRequest,
+  farm: LoadedStream<Farm>,
+  policyId: string,
+) => {
+  // Resolved before the decision so the burning cost prices on the very data the policy freezes.
+  const dataSources = await loadPolicyDataSources(deps.eventStore, {
+    organizationId,
+    farm: farm.state,
+    fieldId: request.field_id,
+    perils: request.perils,
+    choice: request.data_sources,
+    defaults: deps.indexSourceDefaults,
+  });
+  const history = await loadPricingHistory(deps.db, dataSources);
+  return handleCommand(
+    deps.eventStore,
+    policyStream(policyId),
+    policyAggregate,
+    (state) =>
+      issuePolicy(
+        {
+          actor: context.actor,
+          policyId,
+          environment: deps.environment,
+          request,
+          farm: farm.state,
+          dataSources,
+          history,
+          settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
+          now: context.now,
+        },
+        state,
+      ),
+    context,
+    // A new policy's stream cannot exist yet (a keyed one was looked for above), so there is nothing to read.
+    { state: initialPolicy, expected: 'no_stream' },
+  );
+};

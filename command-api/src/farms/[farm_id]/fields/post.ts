@@ -3,9 +3,9 @@ import { FarmPathParams, type Field, FieldRegisterRequest } from '@cropcover/con
 import { farmAggregate, farmStream, registerField } from '@cropcover/domain';
 import { parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
+import { isKeyed, newResourceId } from '../../../idempotency/resource-id';
 import { awaitReadModels } from '../../../read-your-writes';
 import { registeredFarm } from '../../../registry/registered';
 
@@ -16,7 +16,7 @@ export const registerFieldRoute =
     const { farm_id } = parseParams(FarmPathParams, req);
     const body = parseBody(FieldRegisterRequest, req);
     const context = commandContextOf(req, deps.clock.now());
-    const fieldId = body.field_id ?? uuidv7();
+    const fieldId = body.field_id ?? newResourceId(res);
     const outcome = await handleCommand(
       deps.eventStore,
       farmStream(farm_id),
@@ -31,6 +31,7 @@ export const registerFieldRoute =
             location: body.location,
             cropType: body.crop_type ?? null,
             now: context.now,
+            keyed: isKeyed(res),
           },
           state,
         ),
