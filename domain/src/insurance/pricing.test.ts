@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain-error';
+import { evolveFarm } from '../farms/farm';
 import { insuredFarm, irrigatedFarm } from '../testing/insured-farm';
 import { addDays } from './calendar-date';
 import { type CoverTerm, termDays, termYearsBack } from './cover-term';
@@ -361,6 +362,24 @@ describe('quotes', () => {
       history: {},
     });
     expect(quote).toMatchObject({ currency: 'JPY', rate: 0.03, premium: 3000 });
+  });
+
+  it('refuses a farm currency no longer active unless the request names an active one', () => {
+    // Registered while validation trusted the runtime's ICU, which took the withdrawn kuna.
+    const croatian = evolveFarm(insuredFarm, {
+      type: 'FarmUpdated',
+      data: { farm_id: 'farm-1', changes: { currency: 'HRK' }, updated_at: '2026-01-03T00:00:00.000Z' },
+    });
+    const quoteOn = (currency?: string) =>
+      quoteCover({
+        request: { ...request, perils: ['flood'], currency },
+        farm: croatian,
+        today,
+        dataSources,
+        history: {},
+      });
+    expect(() => quoteOn()).toThrow(expect.objectContaining({ reason: 'rejected', code: 'invalid_currency' }));
+    expect(quoteOn('EUR')).toMatchObject({ currency: 'EUR', premium: 37.04 });
   });
 
   it('refuses more decimals than the currency has', () => {
