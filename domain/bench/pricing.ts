@@ -1,5 +1,6 @@
 import type { Peril } from '@cropcover/contracts';
 import { earlierDate } from '../src/insurance/calendar-date';
+import { displayedRate } from '../src/insurance/premium-rate';
 import { priceQuote } from '../src/insurance/pricing';
 import { triggerTermsFor } from '../src/insurance/product-catalog';
 import type { ReadingHistory } from '../src/insurance/reading-history';
@@ -90,7 +91,7 @@ const quote = () =>
 
 console.log(
   quote()
-    .perils.map(({ peril, ratePpm, method, seasonsUsed }) => `${peril} ${ratePpm} ppm ${method} (${seasonsUsed})`)
+    .perils.map(({ peril, rate, method, seasonsUsed }) => `${peril} ${displayedRate(rate)} ${method} (${seasonsUsed})`)
     .join(', '),
 );
 console.log(`before: ${msPerRun(2, referenceSeverities).toFixed(1)} ms per quote (season severities alone)`);

@@ -18,6 +18,9 @@ export const PerilPremium = z.object({
   premium_minor: MinorUnits,
   method: PricingMethod,
   seasons_used: z.number().int().nonnegative(),
+  /** Z = n / (n + k) of the seasons blended in, 6 decimals. Absent on policies issued before
+   *  credibility blending, when the burning cost replaced the base rate from 10 seasons on. */
+  credibility: z.number().min(0).max(1).optional(),
 });
 export type PerilPremium = z.infer<typeof PerilPremium>;
 

@@ -55,8 +55,10 @@ export const PerilPricing = z
     rate: z.number(),
     premium: z.number(),
     method: PricingMethod,
-    /** Past seasons the burning cost averaged over; 0 with the base rate. */
+    /** Complete past seasons blended in; 0 with the base rate. */
     seasons_used: z.number().int(),
+    /** Z = n / (n + k), the weight of those seasons' burning cost against the base rate (6 decimals). */
+    credibility: z.number().min(0).max(1),
   })
   .openapi('PerilPricing');
 export type PerilPricing = z.infer<typeof PerilPricing>;

@@ -1,8 +1,9 @@
-import type { Peril, TriggerTerms } from '@cropcover/contracts';
+import { isIsoCurrency, type Peril, type TriggerTerms } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
 import type { Farm, RegisteredFarm } from '../farms/farm';
 import { addDays, shiftYearsBack } from './calendar-date';
 import { type CoverTerm, termDays } from './cover-term';
+import { refuseKnownLoss } from './known-loss';
 import { toMinorUnits } from './money';
 import { type Pricing, priceQuote } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
@@ -62,7 +63,8 @@ export const registeredFarmOf = (farm: Farm): RegisteredFarm => {
   return farm;
 };
 
-/** Checks a cover against the farm and the term rules and prices it with the catalog. */
+/** Checks a cover against the farm, the term rules and the data already in (known loss) and prices it
+ *  with the catalog. `history` holds every reading of each peril's data, today's included. */
 export const priceCover = (request: CoverRequest, catalog: ProductCatalog = PRODUCT_CATALOG): PricedCover => {
   const farm = registeredFarmOf(request.farm);
   if (!farm.isActive) throw new DomainError('rejected', 'farm_inactive', `farm ${farm.farmId} is not active`);
@@ -71,14 +73,24 @@ export const priceCover = (request: CoverRequest, catalog: ProductCatalog = PROD
   }
   checkTerm(request.term, request.today);
   const currency = request.currency ?? farm.attributes.currency ?? DEFAULT_CURRENCY;
+  // A farm registered while validation trusted the runtime's ICU may name a code since withdrawn.
+  if (!isIsoCurrency(currency)) {
+    throw new DomainError(
+      'rejected',
+      'invalid_currency',
+      `the farm's currency ${currency} is not an active ISO 4217 code; name one in currency`,
+    );
+  }
   const sumInsuredMinor = toMinorUnits(request.sumInsured, currency);
   if (sumInsuredMinor <= 0) throw new DomainError('rejected', 'invalid_amount', 'sum_insured must be greater than 0');
+  const triggers = request.perils.map((peril) => triggerTermsFor(peril, request.term, catalog));
+  refuseKnownLoss(triggers, request.history, request.term, request.today);
   return {
     farm,
     currency,
     sumInsuredMinor,
     term: request.term,
-    triggers: request.perils.map((peril) => triggerTermsFor(peril, request.term, catalog)),
+    triggers,
     pricing: priceQuote(
       {
         perils: request.perils,

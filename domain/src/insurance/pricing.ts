@@ -1,17 +1,30 @@
 import type { Peril, PricingMethod } from '@cropcover/contracts';
-import type { CoverTerm } from './cover-term';
-import { divideRounded, largerOf, scaleExact, unscale } from './decimal';
-import { allocateMinorUnits, multiplyMinorUnits } from './money';
+import { DomainError } from '../domain-error';
+import { type CoverTerm, termDays } from './cover-term';
+import { allocateMinorUnits } from './money';
+import {
+  addRates,
+  applyRate,
+  commonNumerators,
+  compareRates,
+  displayedRate,
+  largerRate,
+  multiplyRates,
+  type PremiumRate,
+  rateOf,
+  rateOfDecimal,
+  ZERO_RATE,
+} from './premium-rate';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
 import { type SeasonReadings, seasonsWithReadings } from './season-readings';
 import { isCompleteSeason, seasonSeverityPpm } from './season-severity';
+import { seasonTriggerTerms } from './season-terms';
 import { type IndexObservation, triggerLevels } from './trigger-evaluation';
 
-// Rates are integers of millionths (ppm) like severities, so premium = rate × sum insured is one exact
-// integer product rounded half-up to the minor unit.
-const RATE_PLACES = 6;
 const PPM = 1_000_000n;
+/** Base rates are annual: a term pays term days / 365 of it (SPEC §7), so a 366-day term 366/365. */
+const DAYS_PER_YEAR = 365n;
 
 export interface PricingRequest {
   readonly perils: readonly Peril[];
@@ -24,23 +37,20 @@ export interface PricingRequest {
 
 export interface PerilPrice {
   readonly peril: Peril;
-  readonly ratePpm: number;
+  readonly rate: PremiumRate;
   readonly premiumMinor: number;
+  /** `burning_cost` when any complete past season was blended in. */
   readonly method: PricingMethod;
   readonly seasonsUsed: number;
+  /** Z = n / (n + k): the weight of the seasons' burning cost against the base rate. */
+  readonly credibility: PremiumRate;
 }
 
 export interface Pricing {
-  readonly ratePpm: number;
+  readonly rate: PremiumRate;
   readonly premiumMinor: number;
   readonly perils: readonly PerilPrice[];
 }
-
-const ppmOf = (fraction: number): bigint => {
-  const ppm = scaleExact(fraction, RATE_PLACES);
-  if (ppm === undefined) throw new RangeError(`catalog factor ${fraction} has more than ${RATE_PLACES} decimals`);
-  return ppm;
-};
 
 /** Each peril's past seasons, cut and converted once per list of readings: drought and flood reading
  *  the same rainfall share one list, so it is cut once. */
@@ -56,61 +66,81 @@ const seasonsByPeril = (request: PricingRequest): ((peril: Peril) => readonly Se
   };
 };
 
+/** The catalog's annual base rate × its adjustments (drought × 0.6 with irrigation) × the term's
+ *  exposure (term days / 365). */
+const termBaseRate = (peril: Peril, request: PricingRequest, catalog: ProductCatalog): PremiumRate => {
+  const rule = catalog.rules[peril];
+  const adjusted =
+    request.hasIrrigation && rule.irrigatedFactor !== undefined
+      ? multiplyRates(rateOfDecimal(rule.baseRate), rateOfDecimal(rule.irrigatedFactor))
+      : rateOfDecimal(rule.baseRate);
+  return multiplyRates(adjusted, rateOf(BigInt(termDays(request.term)), DAYS_PER_YEAR));
+};
+
+type PerilRate = Omit<PerilPrice, 'premiumMinor'>;
+
 const perilRate = (
   peril: Peril,
   request: PricingRequest,
   catalog: ProductCatalog,
   seasonsOf: (peril: Peril) => readonly SeasonReadings[],
-): { ratePpm: bigint; method: PricingMethod; seasonsUsed: number } => {
-  const rule = catalog.rules[peril];
-  const baseRate = ppmOf(rule.baseRate);
+): PerilRate => {
+  const baseRate = termBaseRate(peril, request, catalog);
   const terms = triggerTermsFor(peril, request.term, catalog);
   const levels = triggerLevels(terms);
   // Only complete seasons are history: ten seasons of one reading each must not price a cover.
   const seasons = seasonsOf(peril).filter((season) => isCompleteSeason(levels, season));
-  const { minimumSeasons, loading, floorOfBaseRate } = catalog.burningCost;
-  // Seasons are counted before any severity is computed: too few and the base rate applies anyway.
-  if (seasons.length >= minimumSeasons) {
-    // Burning cost: the mean payout fraction of this very trigger over the past seasons, loaded.
-    const total = seasons.reduce((sum, season) => sum + BigInt(seasonSeverityPpm(terms, season)), 0n);
-    const burningCost = divideRounded(total * ppmOf(loading), BigInt(seasons.length) * PPM);
-    const floor = divideRounded(baseRate * ppmOf(floorOfBaseRate), PPM);
-    return {
-      ratePpm: largerOf(burningCost, floor),
-      method: 'burning_cost',
-      seasonsUsed: seasons.length,
-    };
-  }
-  const adjusted =
-    request.hasIrrigation && rule.irrigatedFactor !== undefined
-      ? divideRounded(baseRate * ppmOf(rule.irrigatedFactor), PPM)
-      : baseRate;
-  return { ratePpm: adjusted, method: 'base_rate', seasonsUsed: 0 };
-};
-
-/** The premium of a cover: Σ peril rates × sum insured rounded half-up to the minor unit, split over the
- *  perils by their rates so the parts add up to the premium exactly. Quote and issue both call this. */
-export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PRODUCT_CATALOG): Pricing => {
-  const seasonsOf = seasonsByPeril(request);
-  const rates = request.perils.map((peril) => ({ peril, ...perilRate(peril, request, catalog, seasonsOf) }));
-  const ratePpm = rates.reduce((sum, { ratePpm: rate }) => sum + rate, 0n);
-  const premiumMinor = multiplyMinorUnits(request.sumInsuredMinor, ratePpm, PPM);
-  const premiums = allocateMinorUnits(
-    premiumMinor,
-    rates.map(({ ratePpm: rate }) => rate),
+  const { credibilitySeasons, loading, floorOfBaseRate } = catalog.pricing;
+  const n = BigInt(seasons.length);
+  const weight = n + BigInt(credibilitySeasons);
+  // Each season is judged on its own days: a 366-day term's drought total over a 365-day season.
+  const severities = seasons.reduce(
+    (sum, season) => sum + BigInt(seasonSeverityPpm(seasonTriggerTerms(terms, request.term, season.season), season)),
+    0n,
   );
+  // Z × burning cost = n/(n+k) × (Σ severities / n) × loading = Σ severities × loading / (n+k): the n
+  // cancels, so no season count divides anything and 0 seasons is simply the base rate.
+  const credibleBurningCost = multiplyRates(rateOf(severities, PPM * weight), rateOfDecimal(loading));
+  const creditedBaseRate = multiplyRates(rateOf(weight - n, weight), baseRate);
+  const blended = addRates(credibleBurningCost, creditedBaseRate);
   return {
-    ratePpm: Number(ratePpm),
-    premiumMinor,
-    perils: rates.map((rate, position) => ({
-      peril: rate.peril,
-      ratePpm: Number(rate.ratePpm),
-      premiumMinor: premiums[position]!,
-      method: rate.method,
-      seasonsUsed: rate.seasonsUsed,
-    })),
+    peril,
+    rate: largerRate(blended, multiplyRates(baseRate, rateOfDecimal(floorOfBaseRate))),
+    method: n > 0n ? 'burning_cost' : 'base_rate',
+    seasonsUsed: seasons.length,
+    credibility: rateOf(n, weight),
   };
 };
 
-/** The decimal the API shows (30000 → 0.03). */
-export const rateFraction = (ratePpm: number): number => unscale(BigInt(ratePpm), RATE_PLACES);
+/** The premium of a cover: Σ peril rates × sum insured, rounded half-up to the minor unit once, split
+ *  over the perils by their exact rates so the parts add up to the premium exactly. Refused when the
+ *  rate reaches the catalog's maximum (`uninsurable`) or the premium rounds to nothing
+ *  (`premium_too_small`). Quote and issue both call this, through priceCover. */
+export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PRODUCT_CATALOG): Pricing => {
+  const seasonsOf = seasonsByPeril(request);
+  const rates = request.perils.map((peril) => perilRate(peril, request, catalog, seasonsOf));
+  const rate = rates.reduce((sum, peril) => addRates(sum, peril.rate), ZERO_RATE);
+  const maximum = rateOfDecimal(catalog.pricing.maximumRate);
+  if (compareRates(rate, maximum) >= 0) {
+    throw new DomainError(
+      'rejected',
+      'uninsurable',
+      `the cover's rate ${displayedRate(rate)} reaches the maximum of ${catalog.pricing.maximumRate}: ` +
+        rates.map((peril) => `${peril.peril} ${displayedRate(peril.rate)}`).join(', '),
+    );
+  }
+  const premiumMinor = applyRate(rate, request.sumInsuredMinor);
+  if (premiumMinor < 1) {
+    throw new DomainError(
+      'rejected',
+      'premium_too_small',
+      `the premium at rate ${displayedRate(rate)} rounds to less than one minor unit of the currency`,
+    );
+  }
+  const premiums = allocateMinorUnits(premiumMinor, commonNumerators(rates.map((peril) => peril.rate)));
+  return {
+    rate,
+    premiumMinor,
+    perils: rates.map((peril, position) => ({ ...peril, premiumMinor: premiums[position]! })),
+  };
+};

@@ -28,7 +28,7 @@ export interface TriggerRule {
    *  over fewer is skipped as `incomplete_data`; a maximum is evaluated on the days present. A past
    *  season counts for burning cost only when this complete, whatever the aggregation. */
   readonly minimumCoverage: number;
-  /** Annual premium rate as a fraction of the sum insured. */
+  /** Annual premium rate as a fraction of the sum insured; a term pays its share (term days / 365). */
   readonly baseRate: number;
   /** Factor on the base rate when the farm is irrigated (absent: no discount). */
   readonly irrigatedFactor?: number;
@@ -36,12 +36,16 @@ export interface TriggerRule {
 
 export interface ProductCatalog {
   readonly rules: Readonly<Record<Peril, TriggerRule>>;
-  readonly burningCost: {
-    /** Fewer usable past seasons than this and the base rate applies. */
-    readonly minimumSeasons: number;
+  readonly pricing: {
+    /** k of the credibility Z = n / (n + k) given to n complete past seasons: with k seasons the
+     *  burning cost and the base rate weigh the same. A whole number. */
+    readonly credibilitySeasons: number;
+    /** Factor on the mean payout fraction of the past seasons. */
     readonly loading: number;
-    /** The burning-cost rate never goes below this fraction of the catalog base rate. */
+    /** A peril's rate never goes below this fraction of its (adjusted, term-scaled) base rate. */
     readonly floorOfBaseRate: number;
+    /** A cover whose rate reaches this is refused as uninsurable. */
+    readonly maximumRate: number;
   };
 }
 
@@ -98,7 +102,7 @@ export const PRODUCT_CATALOG: ProductCatalog = {
       baseRate: 0.02,
     },
   },
-  burningCost: { minimumSeasons: 10, loading: 1.3, floorOfBaseRate: 0.5 },
+  pricing: { credibilitySeasons: 10, loading: 1.3, floorOfBaseRate: 0.5, maximumRate: 0.5 },
 };
 
 /** Index values carry 6 decimals: finer than any sensor reports, coarse enough to stay exact. */

@@ -4,7 +4,7 @@ import { PLATFORM_VERSION } from '../platform-version';
 import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
 import { dataOfPeril } from './peril-data';
-import { rateFraction } from './pricing';
+import { displayedRate } from './premium-rate';
 import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
 
@@ -45,16 +45,17 @@ export const quoteCover = (command: QuoteCover, catalog: ProductCatalog = PRODUC
     perils: [...request.perils],
     sum_insured: toMajorUnits(cover.sumInsuredMinor, currency),
     currency,
-    rate: rateFraction(pricing.ratePpm),
+    rate: displayedRate(pricing.rate),
     premium: toMajorUnits(pricing.premiumMinor, currency),
     breakdown: Object.fromEntries(
       pricing.perils.map((price) => [
         price.peril,
         {
-          rate: rateFraction(price.ratePpm),
+          rate: displayedRate(price.rate),
           premium: toMajorUnits(price.premiumMinor, currency),
           method: price.method,
           seasons_used: price.seasonsUsed,
+          credibility: displayedRate(price.credibility),
         },
       ]),
     ),

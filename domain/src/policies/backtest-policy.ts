@@ -6,8 +6,10 @@ import { type CoverTerm, termYearsBack } from '../insurance/cover-term';
 import { toMajorUnits } from '../insurance/money';
 import { amountDueMinor, payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
+import { seasonTriggerTerms } from '../insurance/season-terms';
 import { severityFraction } from '../insurance/severity';
-import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
+import { evaluateTrigger } from '../insurance/trigger-evaluation';
+import { coverageOnTheWire, policyTerm } from './peril-assessment';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
@@ -37,7 +39,14 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
     throw new DomainError('rejected', 'not_a_backtest', `a backtest is as of a date before today (${today})`);
   }
   const { issued } = policy;
-  const assessed = assessPerils(policy, command.readings, command.asOf, backtestTerm(policy, command.asOf));
+  const season = backtestTerm(policy, command.asOf);
+  // A season shifted back by whole years is judged on its own days: a drought total over 365 days, not
+  // the 366 of a leap term.
+  const assessed = policy.perils.map((peril) => {
+    const terms = seasonTriggerTerms(peril.terms, policyTerm(policy), season);
+    const cover = { ...peril, terms };
+    return { cover, outcome: evaluateTrigger(terms, command.readings[terms.peril] ?? [], command.asOf, season) };
+  });
   const evaluated = assessed.flatMap(({ cover, outcome }) =>
     outcome.observedValue === null ? [] : [{ cover, outcome, observedValue: outcome.observedValue }],
   );

@@ -5,7 +5,7 @@ import type { Farm } from '../farms/farm';
 import { utcDate } from '../insurance/calendar-date';
 import { priceCover } from '../insurance/cover';
 import { dataOfPeril } from '../insurance/peril-data';
-import { rateFraction } from '../insurance/pricing';
+import { displayedRate } from '../insurance/premium-rate';
 import { PRODUCT_CATALOG, type ProductCatalog } from '../insurance/product-catalog';
 import type { ReadingHistory } from '../insurance/reading-history';
 import { PLATFORM_VERSION } from '../platform-version';
@@ -72,13 +72,14 @@ export const issuePolicy = (
         currency: cover.currency,
         sum_insured_minor: cover.sumInsuredMinor,
         premium_minor: cover.pricing.premiumMinor,
-        rate: rateFraction(cover.pricing.ratePpm),
+        rate: displayedRate(cover.pricing.rate),
         pricing: cover.pricing.perils.map((price) => ({
           peril: price.peril,
-          rate: rateFraction(price.ratePpm),
+          rate: displayedRate(price.rate),
           premium_minor: price.premiumMinor,
           method: price.method,
           seasons_used: price.seasonsUsed,
+          credibility: displayedRate(price.credibility),
         })),
         perils: [...request.perils],
         triggers: [...cover.triggers],

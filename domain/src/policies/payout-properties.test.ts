@@ -38,7 +38,8 @@ const readingArbitrary = fc.oneof(
 
 const scenarioArbitrary = fc.record({
   perils: fc.uniqueArray(fc.constantFrom<Peril>('drought', 'flood', 'vegetation_stress', 'storm'), { minLength: 1 }),
-  sumInsured: fc.integer({ min: 1, max: 1_000_000_000 }),
+  // At least JPY 1,000: a smaller cover's premium rounds to nothing and is refused (premium_too_small).
+  sumInsured: fc.integer({ min: 1_000, max: 1_000_000_000 }),
   steps: fc.array(
     fc.record({ pushed: fc.array(readingArbitrary, { maxLength: 40 }), day: fc.integer({ min: 0, max: 130 }) }),
     {

@@ -90,7 +90,48 @@ describe('issuing a policy', () => {
   const spec = deciderSpec(initialPolicy, evolvePolicy, (command: IssuePolicy, state) => issuePolicy(command, state));
 
   it('freezes the trigger terms, money in minor units and the field enrichment', () =>
-    spec.given([]).when(issue).thenEvents([policyIssued]));
+    // `policyIssued` is priced as before terms paid their exposure; this 10-day term pays 10/365 of the
+    // annual rates 0.05 + 0.03 + 0.02: 0.1 × 10/365 = 1/365, × KES 10,000.00 = 2,739.73… → 2,740 cents,
+    // split 5 : 3 : 2 (1,369.86 / 821.92 / 547.95 → largest remainders 1,370 / 822 / 548).
+    spec
+      .given([])
+      .when(issue)
+      .thenEvents([
+        {
+          type: 'PolicyIssued',
+          data: {
+            ...policyIssued.data,
+            premium_minor: 2_740,
+            rate: 0.00274,
+            pricing: [
+              {
+                peril: 'drought',
+                rate: 0.00137,
+                premium_minor: 1_370,
+                method: 'base_rate',
+                seasons_used: 0,
+                credibility: 0,
+              },
+              {
+                peril: 'flood',
+                rate: 0.000822,
+                premium_minor: 822,
+                method: 'base_rate',
+                seasons_used: 0,
+                credibility: 0,
+              },
+              {
+                peril: 'storm',
+                rate: 0.000548,
+                premium_minor: 548,
+                method: 'base_rate',
+                seasons_used: 0,
+                credibility: 0,
+              },
+            ],
+          },
+        } as PolicyEvent,
+      ]));
 
   it('prices exactly as the quote for the same inputs', () => {
     const quote = quoteCover({

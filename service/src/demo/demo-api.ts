@@ -43,5 +43,15 @@ export const demoApi = (baseUrl: string, auth: DemoAuth) => {
   return {
     get: <T>(caller: DevTokenClaims, path: string) => call<T>('GET', caller, path),
     post: <T>(caller: DevTokenClaims, path: string, body: unknown) => call<T>('POST', caller, path, body),
+    /** A POST the demo expects to be refused: its status and problem, instead of stopping the demo. */
+    postRefused: async (caller: DevTokenClaims, path: string, body: unknown): Promise<DemoStepFailed> => {
+      try {
+        await call<unknown>('POST', caller, path, body);
+      } catch (error) {
+        if (error instanceof DemoStepFailed) return error;
+        throw error;
+      }
+      throw new Error(`POST ${path} was accepted; the demo expected a refusal`);
+    },
   };
 };

@@ -1,14 +1,25 @@
-import type { EvaluationResult, Farm, Field, IndexReadingsResponse, IndexSource, Policy } from '@cropcover/contracts';
+import {
+  type EvaluationResult,
+  type Farm,
+  type Field,
+  type IndexReadingsResponse,
+  type IndexSource,
+  minorUnitExponent,
+  type Policy,
+  type Quote,
+} from '@cropcover/contracts';
 import { addDays, utcDate } from '@cropcover/domain';
 import { type DevTokenClaims, loadConfig, systemClock } from '@cropcover/runtime';
 import { DemoStepFailed, demoApi } from './demo-api';
-import { demoWeather, FLOOD_DAYS, type Flood } from './demo-weather';
+import { type DemoDay, demoWeather, FLOOD_DAYS, type Flood } from './demo-weather';
 
 // `npm run demo`: against a running service, over HTTP only — a farmer registers a farm and a field, a
-// weather service registers a 0.05° rainfall grid and sends one year of rainfall for the field's cell,
-// with a flood in it; the insurer's own feed sends the field's NDVI and wind. The insurer issues flood
-// (read from the grid) and storm cover, backtests it on last year's flood and evaluates it live; then
-// a neighbour's field in the same cell is insured and paid from the very same series.
+// weather service registers a 0.05° rainfall grid and sends a year of rainfall for the field's cell up
+// to term start, with a flood in it; the insurer's own feed sends the field's NDVI and wind. The insurer
+// issues flood (read from the grid) and storm cover priced on that history, and flood cover for a
+// neighbour's field in the same cell; then the last days arrive with a new flood. The cover is
+// backtested on last year's flood and evaluated live, both fields are paid from the very same series,
+// and cover issued after the flood is refused as a known loss.
 //   BASE_URL (default http://127.0.0.1:3000); tokens are signed with AUTH_JWT_SECRET or the sandbox secret.
 
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
@@ -28,9 +39,14 @@ const neighbour: DevTokenClaims = { sub: 'demo-neighbour', givenName: 'Otieno', 
 const SUM_INSURED = 250_000;
 const CURRENCY = 'KES';
 
-// Plain spaces instead of Intl's no-break space, so the output reads and greps the same everywhere.
-const money = (amount: number, currency: string): string =>
-  new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount).replace(/\s/g, ' ');
+/** `KES 12,500.00`: the currency's own minor unit from the project's ISO 4217 table (never the runtime's
+ *  ICU, whose digits differ for some codes), thousands grouped, plain spaces so the output greps the same
+ *  everywhere. The amount has at most that many decimals, so toFixed only pads it. */
+const money = (amount: number, currency: string): string => {
+  const [whole = '', fraction] = amount.toFixed(minorUnitExponent(currency)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${currency} ${fraction === undefined ? grouped : `${grouped}.${fraction}`}`;
+};
 const percent = (fraction: number): string => `${Number((fraction * 100).toFixed(2))} %`;
 
 const describeEvaluation = (result: EvaluationResult): string[] => [
@@ -80,8 +96,9 @@ const run = async (): Promise<void> => {
     `2. Field     "${field.name}", ${field.area_ha} ha of ${field.crop_type ?? 'crops'} (field_id ${field.field_id})`,
   );
 
-  // Cover must start within the last 7 days (no retroactive cover), and the live evaluation sees only the
-  // term so far: this season's flood falls in the days between term_start and yesterday.
+  // Cover must start within the last 7 days (no retroactive cover) and may not be bought on a loss
+  // already in the data (known loss): the weather up to term start is in when the cover is issued, and
+  // the flood of the last five days arrives after it, as a weather service would send it.
   const termStart = addDays(today, -6);
   const termEnd = addDays(termStart, 364);
   const floods: Flood[] = [
@@ -97,40 +114,53 @@ const run = async (): Promise<void> => {
   say(`3. Source    "${grid.name}" (${grid.kind}, ${grid.resolution_deg}°) registered by ${weatherService.org}`);
   const weather = demoWeather(addDays(today, -365), addDays(today, -1), floods);
   // One series for the cell, posted at its centre; the field lies in the cell [-0.35, -0.30) × [36.05, 36.10).
-  const rainfall = await api.post<IndexReadingsResponse>(weatherService, '/insurance/index-readings', {
-    readings: weather.map(({ date, rainfall_mm }) => ({
-      source_id: grid.source_id,
-      location: '-0.325,36.075',
-      date,
-      value: rainfall_mm,
-    })),
-  });
-  const onField = await api.post<IndexReadingsResponse>(dataProvider, '/insurance/index-readings', {
-    readings: weather.flatMap(({ date, ndvi, wind_speed_ms }) => [
-      { farm_id: farm.farm_id, field_id: field.field_id, index: 'ndvi', date, value: ndvi },
-      { farm_id: farm.farm_id, field_id: field.field_id, index: 'wind_speed_ms', date, value: wind_speed_ms },
-    ]),
-  });
+  const postWeather = async (days: readonly DemoDay[]) => {
+    const rainfall = await api.post<IndexReadingsResponse>(weatherService, '/insurance/index-readings', {
+      readings: days.map(({ date, rainfall_mm }) => ({
+        source_id: grid.source_id,
+        location: '-0.325,36.075',
+        date,
+        value: rainfall_mm,
+      })),
+    });
+    const onField = await api.post<IndexReadingsResponse>(dataProvider, '/insurance/index-readings', {
+      readings: days.flatMap(({ date, ndvi, wind_speed_ms }) => [
+        { farm_id: farm.farm_id, field_id: field.field_id, index: 'ndvi', date, value: ndvi },
+        { farm_id: farm.farm_id, field_id: field.field_id, index: 'wind_speed_ms', date, value: wind_speed_ms },
+      ]),
+    });
+    return { rainfall: rainfall.accepted, onField: onField.accepted };
+  };
+  const history = weather.filter(({ date }) => date <= termStart);
+  const posted = await postWeather(history);
   say(
-    `4. Readings  ${rainfall.accepted} days of rainfall for the grid cell and ${onField.accepted} field readings ` +
-      `(NDVI, wind) from ${addDays(today, -365)} to ${addDays(today, -1)}`,
+    `4. Readings  ${posted.rainfall} days of rainfall for the grid cell and ${posted.onField} field readings ` +
+      `(NDVI, wind) from ${history[0]?.date} to ${history.at(-1)?.date}`,
   );
-  for (const flood of floods)
-    say(
-      `             flood: ${FLOOD_DAYS} days of ${flood.rainfallMmPerDay} mm from ${flood.start} ` +
-        `(${FLOOD_DAYS * flood.rainfallMmPerDay} mm in 5 days)`,
-    );
+  say(
+    `             flood: ${FLOOD_DAYS} days of ${floods[0]!.rainfallMmPerDay} mm from ${floods[0]!.start} ` +
+      `(${FLOOD_DAYS * floods[0]!.rainfallMmPerDay} mm in 5 days)`,
+  );
 
-  const issued = await api.post<Policy>(insurer, '/insurance/policies', {
-    farm_id: farm.farm_id,
-    field_id: field.field_id,
-    crop_type: 'maize',
-    perils: ['flood', 'storm'],
+  const cover = {
     sum_insured: SUM_INSURED,
     currency: CURRENCY,
     term_start: termStart,
     term_end: termEnd,
     data_sources: { flood: grid.source_id },
+  };
+  const quote = await api.post<Quote>(insurer, '/insurance/quote', {
+    ...cover,
+    farm_id: farm.farm_id,
+    field_id: field.field_id,
+    perils: ['flood', 'storm'],
+  });
+  const issued = await api.post<Policy>(insurer, '/insurance/policies', {
+    ...cover,
+    crop_type: 'maize',
+    farm_id: farm.farm_id,
+    field_id: field.field_id,
+    perils: ['flood', 'storm'],
   });
   const floodData = issued.triggers.find((trigger) => trigger.peril === 'flood')?.data_source;
   say(
@@ -138,26 +168,13 @@ const run = async (): Promise<void> => {
       `${money(issued.sum_insured, issued.currency)}, term ${issued.term_start} to ${issued.term_end}`,
   );
   say(`             premium ${money(issued.premium, issued.currency)}, status ${issued.status}`);
+  for (const [peril, price] of Object.entries(quote.breakdown)) {
+    say(
+      `             ${peril.padEnd(6)} rate ${price.rate} (${price.method}, ${price.seasons_used} past season(s), ` +
+        `credibility ${price.credibility}): ${money(price.premium, quote.currency)}`,
+    );
+  }
   say(`             flood reads ${floodData?.kind} cell ${floodData?.location} of source ${floodData?.source_id}`);
-
-  const backtestAsOf = addDays(today, -150);
-  const backtest = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {
-    as_of: backtestAsOf,
-  });
-  say(`6. Backtest  as of ${backtest.as_of}: the same cover one season earlier (nothing stored, nothing paid)`);
-  for (const line of describeEvaluation(backtest)) say(line);
-  say(`   would have paid ${money(backtest.total_payout, backtest.currency)}`);
-
-  const evaluation = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {});
-  say(`7. Evaluate  as of ${evaluation.as_of} (live)`);
-  for (const line of describeEvaluation(evaluation)) say(line);
-  say(
-    `   payout ${money(evaluation.total_payout, evaluation.currency)} in ${evaluation.payout_count ?? 0} payout(s); ` +
-      `policy is now ${evaluation.policy_status ?? 'unchanged'}`,
-  );
-
-  const policy = await api.get<Policy>(insurer, `/insurance/policies/${issued.policy_id}`);
-  say(`8. Read back GET /insurance/policies/${policy.policy_id}: status ${policy.status}`);
 
   const neighbourFarm = await api.post<Farm>(neighbour, '/farms/create', { name: 'Mwangi farm', currency: CURRENCY });
   const neighbourField = await api.post<Field>(neighbour, `/farms/${neighbourFarm.farm_id}/fields`, {
@@ -166,7 +183,7 @@ const run = async (): Promise<void> => {
     area_ha: 1.2,
     location: { lat: -0.312, lon: 36.071 },
   });
-  const neighbours = await api.post<Policy>(insurer, '/insurance/policies', {
+  const neighbourCover = {
     farm_id: neighbourFarm.farm_id,
     field_id: neighbourField.field_id,
     perils: ['flood'],
@@ -175,17 +192,61 @@ const run = async (): Promise<void> => {
     term_start: termStart,
     term_end: termEnd,
     data_sources: { flood: grid.source_id },
+  };
+  const neighbours = await api.post<Policy>(insurer, '/insurance/policies', neighbourCover);
+  say(
+    `6. Neighbour ${neighbourFarm.name}'s ${neighbourField.name} lies in the same cell ` +
+      `(${neighbours.triggers[0]?.data_source?.location}): flood cover of ${money(neighbours.sum_insured, neighbours.currency)} ` +
+      `issued, premium ${money(neighbours.premium, neighbours.currency)}`,
+  );
+
+  const recent = weather.filter(({ date }) => date > termStart);
+  const arrived = await postWeather(recent);
+  say(
+    `7. Readings  ${arrived.rainfall} more days for the cell and ${arrived.onField} field readings, ` +
+      `${recent[0]?.date} to ${recent.at(-1)?.date}`,
+  );
+  say(
+    `             flood: ${FLOOD_DAYS} days of ${floods[1]!.rainfallMmPerDay} mm from ${floods[1]!.start} ` +
+      `(${FLOOD_DAYS * floods[1]!.rainfallMmPerDay} mm in 5 days)`,
+  );
+
+  const backtestAsOf = addDays(today, -150);
+  const backtest = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {
+    as_of: backtestAsOf,
   });
+  say(`8. Backtest  as of ${backtest.as_of}: the same cover one season earlier (nothing stored, nothing paid)`);
+  for (const line of describeEvaluation(backtest)) say(line);
+  say(`   would have paid ${money(backtest.total_payout, backtest.currency)}`);
+
+  const evaluation = await api.post<EvaluationResult>(insurer, `/insurance/policies/${issued.policy_id}/evaluate`, {});
+  say(`9. Evaluate  as of ${evaluation.as_of} (live)`);
+  for (const line of describeEvaluation(evaluation)) say(line);
+  say(
+    `   payout ${money(evaluation.total_payout, evaluation.currency)} in ${evaluation.payout_count ?? 0} payout(s); ` +
+      `policy is now ${evaluation.policy_status ?? 'unchanged'}`,
+  );
   const neighbourEvaluation = await api.post<EvaluationResult>(
     insurer,
     `/insurance/policies/${neighbours.policy_id}/evaluate`,
     {},
   );
   say(
-    `9. Neighbour ${neighbourFarm.name}'s ${neighbourField.name} lies in the same cell ` +
-      `(${neighbours.triggers[0]?.data_source?.location}): flood cover of ${money(neighbours.sum_insured, neighbours.currency)} ` +
-      `pays ${money(neighbourEvaluation.total_payout, neighbourEvaluation.currency)} from the same series`,
+    `   ${neighbourFarm.name}'s flood cover pays ${money(neighbourEvaluation.total_payout, neighbourEvaluation.currency)} ` +
+      'from the same series',
   );
+
+  // The flood is in the data now: cover bought today on the same cell would be bought on a known loss.
+  const refused = await api.postRefused(insurer, '/insurance/policies', neighbourCover);
+  const problem = refused.body as { code?: string; detail?: string };
+  say(
+    `10. Known loss: the same flood cover issued again now, after the flood arrived, is refused: ` +
+      `${refused.status} ${problem.code}`,
+  );
+  say(`   ${problem.detail}`);
+
+  const policy = await api.get<Policy>(insurer, `/insurance/policies/${issued.policy_id}`);
+  say(`11. Read back GET /insurance/policies/${policy.policy_id}: status ${policy.status}`);
 
   say('\nRaw JSON of the live evaluation:');
   say(JSON.stringify(evaluation, null, 2));

@@ -21,23 +21,32 @@ afterAll(async () => {
 });
 
 describe('npm run demo', () => {
-  it('walks a flood from one grid cell’s readings to two fields’ payouts, with a backtest on last season', async () => {
+  it('walks a flood from one grid cell’s readings to two fields’ payouts, with a backtest on last season and a refused known loss', async () => {
     const { stdout } = await promisify(execFile)('npm', ['run', 'demo', '--silent'], {
       cwd: repositoryRoot,
       env: { ...process.env, BASE_URL: service.baseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET },
     });
-    expect(stdout).toContain('365 days of rainfall for the grid cell and 730 field readings');
+    expect(stdout).toContain('360 days of rainfall for the grid cell and 720 field readings');
     expect(stdout).toContain('flood reads grid cell -0.35,36.05 of source');
-    expect(stdout).toContain('premium KES 12,500.00, status active');
+    // One past season (term − 1 year) is complete: its days from a year ago on hold 359 of 365 readings.
+    // Z = 1/11. Flood: last year's 200 mm flood is severity 1/3 (333,333 ppm) × 1.3 loading, blended with
+    // the base 0.03: (0.4333329 + 10 × 0.03) / 11 = 0.0666666…; storm never blew: (0 + 10 × 0.02) / 11.
+    // Premium = 250,000 × 0.9333329 / 11 = 21,212.1113… → KES 21,212.11.
+    expect(stdout).toContain('premium KES 21,212.11, status active');
+    expect(stdout).toContain('flood  rate 0.066667 (burning_cost, 1 past season(s), credibility 0.090909)');
+    expect(stdout).toContain('storm  rate 0.018182 (burning_cost, 1 past season(s), credibility 0.090909)');
+    expect(stdout).toMatch(/Hill plot lies in the same cell \(-0\.35,36\.05\): flood cover of KES 100,000\.00 issued/);
+    expect(stdout).toContain('5 more days for the cell and 10 field readings');
     expect(stdout).toMatch(
       /Backtest.*\n\s+flood\s+max_5day_rainfall_mm = 200 \(threshold 150\): BREACHED, severity 33\.33 %/,
     );
     expect(stdout).toContain('would have paid KES 83,333.25');
     expect(stdout).toContain('max_5day_rainfall_mm = 240 (threshold 150): BREACHED, severity 60 %');
     expect(stdout).toContain('payout KES 150,000.00 in 1 payout(s); policy is now claimed');
-    expect(stdout).toContain(
-      "Mwangi farm's Hill plot lies in the same cell (-0.35,36.05): flood cover of KES 100,000.00 pays KES 60,000.00 from the same series",
-    );
+    expect(stdout).toContain("Mwangi farm's flood cover pays KES 60,000.00 from the same series");
+    // Once the flood is in the data, the same cover is a known loss: refused, nothing issued.
+    expect(stdout).toContain('is refused: 422 known_loss');
+    expect(stdout).toMatch(/flood is already breached on the data available: max_5day_rainfall_mm 240 ≥ threshold 150/);
 
     const policyId = /Policy {4}(\S+) issued/.exec(stdout)?.[1];
     const policy = await apiClient(service.baseUrl).get(`/insurance/policies/${policyId}`, {
@@ -46,5 +55,12 @@ describe('npm run demo', () => {
       roles: ['insurer'],
     });
     expect(policy.body).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], currency: 'KES' });
+    // The refused issue recorded nothing: the insurer holds the two policies issued before the flood.
+    const policies = await apiClient(service.baseUrl).get('/insurance/policies', {
+      sub: 'someone-at-the-insurer',
+      org: 'demo-insurer',
+      roles: ['insurer'],
+    });
+    expect(policies.body.total).toBe(2);
   }, 60_000);
 });

@@ -140,19 +140,31 @@ describe('POST /insurance/quote (endpoint 1)', () => {
     expect(response.status).toBe(200);
     const quote = response.body;
     expect(Object.keys(quote).sort()).toEqual(QUOTE_KEYS);
+    // The default term is one year from today: 365 days, or 366 when it holds a 29 February, and a term
+    // pays its exposure, term days / 365, of the annual base rates 0.05 + 0.03 + 0.02. Over 366 days:
+    // 0.1 × 366/365 × 1,000,000 cents = 100,273.97… → 100,274, split 5 : 3 : 2 as 50,137 / 30,082 /
+    // 20,055 (the last cent to the largest remainder, storm's 0.8).
+    const termDays = (Date.parse(quote.term_end) - Date.parse(quote.term_start)) / 86_400_000 + 1;
+    const [drought, flood, storm, rate, premium] =
+      termDays === 365
+        ? [[0.05, 500], [0.03, 300], [0.02, 200], 0.1, 1000]
+        : [[0.050137, 501.37], [0.030082, 300.82], [0.020055, 200.55], 0.100274, 1002.74];
+    const basePrice = ([perilRate, perilPremium]: number[]) => ({
+      rate: perilRate,
+      premium: perilPremium,
+      method: 'base_rate',
+      seasons_used: 0,
+      credibility: 0,
+    });
     expect(quote).toEqual({
       farm_id: field.farm_id,
       field_id: field.field_id,
       perils: ['drought', 'flood', 'storm'],
       sum_insured: 10000,
       currency: 'USD',
-      rate: 0.1,
-      premium: 1000,
-      breakdown: {
-        drought: { rate: 0.05, premium: 500, method: 'base_rate', seasons_used: 0 },
-        flood: { rate: 0.03, premium: 300, method: 'base_rate', seasons_used: 0 },
-        storm: { rate: 0.02, premium: 200, method: 'base_rate', seasons_used: 0 },
-      },
+      rate,
+      premium,
+      breakdown: { drought: basePrice(drought), flood: basePrice(flood), storm: basePrice(storm) },
       term_start: today(),
       term_end: expect.stringMatching(DATE),
       // No source named and no deployment default: each peril reads the insurer's own field readings.
@@ -181,6 +193,9 @@ describe('POST /insurance/quote (endpoint 1)', () => {
       field_id: field.field_id,
       perils: ['drought', 'flood', 'vegetation_stress'],
       sum_insured: 333.33,
+      // 365 days: the annual rates apply as they are.
+      term_start: today(),
+      term_end: addDays(today(), 364),
     });
     expect(response.status).toBe(200);
     const quote = response.body;
@@ -299,7 +314,8 @@ describe('POST /insurance/policies (endpoint 3)', () => {
       crop_type: 'maize',
       sum_insured: 5000,
       currency: 'USD',
-      premium: 400,
+      // 100 days of drought and flood: (0.05 + 0.03) × 100/365 × 5,000 = 109.589… → 109.59.
+      premium: 109.59,
       perils: ['drought', 'flood'],
       triggers: [
         {
@@ -337,7 +353,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
     expect(issued.map((event) => event.type)).toEqual(['PolicyIssued']);
     expect(issued[0]!.data).toMatchObject({
       sum_insured_minor: 500000,
-      premium_minor: 40000,
+      premium_minor: 10959,
       settlement_period_days: 30,
     });
 

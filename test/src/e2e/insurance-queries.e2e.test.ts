@@ -211,7 +211,8 @@ describe('GET /insurance/policies (endpoint 2)', () => {
       crop_type: 'beans',
       sum_insured: 5000,
       currency: 'USD',
-      premium: 100,
+      // 96 days (today − 5 to today + 90) of storm: 0.02 × 96/365 × 5,000 = 26.3013… → 26.30.
+      premium: 26.3,
       perils: ['storm'],
       status: 'active',
       issued_at: expect.stringMatching(ISO_TIMESTAMP),
@@ -221,7 +222,8 @@ describe('GET /insurance/policies (endpoint 2)', () => {
     });
     // The field's crop is the policy's when the issue request names none.
     expect(droughtAndVegetation).toMatchObject({ crop_type: 'maize', perils: ['vegetation_stress', 'drought'] });
-    expect(claimed).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], premium: 500 });
+    // (0.03 + 0.02) × 96/365 × 10,000 = 131.5068… → 131.51.
+    expect(claimed).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], premium: 131.51 });
     // A lapsed policy is no longer monitored.
     expect(Object.keys(lapsed).sort()).toEqual(LIST_ITEM_KEYS.filter((key) => key !== 'next_monitoring_date'));
     expect(lapsed).toMatchObject({ status: 'lapsed', perils: ['drought'] });
@@ -361,7 +363,8 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
       crop_type: 'maize',
       sum_insured: 10000,
       currency: 'USD',
-      premium: 1400,
+      // 96 days of all four perils: 0.14 × 96/365 × 10,000 = 368.2191… → 368.22.
+      premium: 368.22,
       perils: ['drought', 'flood', 'vegetation_stress', 'storm'],
       triggers: [
         {
