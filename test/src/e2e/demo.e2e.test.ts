@@ -40,7 +40,7 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(
       /Backtest.*\n\s+flood\s+max_5day_rainfall_mm = 200 \(threshold 150\): BREACHED, severity 33\.33 %/,
     );
-    expect(stdout).toContain('would have paid KES 83,333.25');
+    expect(stdout).toContain('would have paid KES 83,333.33');
     expect(stdout).toContain('max_5day_rainfall_mm = 240 (threshold 150): BREACHED, severity 60 %');
     expect(stdout).toContain('payout KES 150,000.00 in 1 payout(s); policy is now claimed');
     expect(stdout).toContain("Mwangi farm's flood cover pays KES 60,000.00 from the same series");

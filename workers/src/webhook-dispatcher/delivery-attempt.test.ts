@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '@cropcover/projector/testing';
@@ -111,22 +112,29 @@ describe('attempting a due delivery', () => {
     });
   });
 
-  it('sends a leased delivery to no one else until its lease runs out, then again', async () => {
-    const receiving = nextArrival();
-    // A sender that will never record: as if its process died mid-send.
-    void attemptDueDelivery(deps, new AbortController().signal).catch(() => {});
-    await receiving;
+  it('sends a delivery leased by a sender that died to no one until its lease runs out, then again', async () => {
+    // A dead sender's lease: taken, never renewed, never cleared.
+    await t.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_id: randomUUID(), leased_until: new Date(NOW.getTime() + DELIVERY_LEASE_MS) })
+      .execute();
     expect(await attemptDueDelivery(deps, new AbortController().signal)).toBeUndefined();
     clock.set(new Date(NOW.getTime() + DELIVERY_LEASE_MS));
     const again = nextArrival();
     const retry = attemptDueDelivery(deps, new AbortController().signal);
     await again;
-    held.pop()!.respond(204);
+    held.shift()!.respond(204);
     expect(await retry).toBe('delivered');
-    // The first sender's answer comes too late: its lease is gone, so it records nothing.
+  });
+
+  it('records nothing when its lease was taken over before the answer came', async () => {
+    const receiving = nextArrival();
+    const attempt = attemptDueDelivery(deps, new AbortController().signal);
+    await receiving;
+    await t.db.updateTable('webhook_deliveries').set({ lease_id: randomUUID() }).execute();
     held.shift()!.respond(200);
-    const attempts = await t.db.selectFrom('webhook_delivery_attempts').select(['attempt', 'status_code']).execute();
-    expect(attempts).toEqual([{ attempt: 1, status_code: 204 }]);
+    expect(await attempt).toBeUndefined();
+    expect(await t.db.selectFrom('webhook_delivery_attempts').selectAll().execute()).toEqual([]);
   });
 
   it('gives the delivery back, unattempted, when the dispatcher stops mid-send', async () => {

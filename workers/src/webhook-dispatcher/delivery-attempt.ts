@@ -6,7 +6,7 @@ import type { Clock, Logger } from '@cropcover/runtime';
 import type { Kysely, Transaction } from 'kysely';
 import type { DeliveryOutcome } from './dispatcher-metrics';
 import { deactivateGoneEndpoint } from './endpoint-gone';
-import { WEBHOOK_TIMEOUT_MS, type WebhookAnswer, type WebhookSender } from './webhook-request';
+import type { WebhookAnswer, WebhookSender } from './webhook-request';
 
 export interface DeliveryAttemptDeps {
   readonly db: Kysely<ReadModels>;
@@ -17,9 +17,11 @@ export interface DeliveryAttemptDeps {
   readonly logger: Logger;
 }
 
-/** How long a claimed delivery stays reserved to its sender: the receiver's whole timeout and as much
- *  again for recording. A sender that dies mid-send frees its delivery when the lease runs out. */
-export const DELIVERY_LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS;
+/** How long a claimed delivery stays reserved to its sender without being renewed. The sender renews it
+ *  every `LEASE_RENEWAL_MS` while it waits for the receiver, so a sender that dies mid-send frees its
+ *  delivery within seconds, however long receivers take. */
+export const DELIVERY_LEASE_MS = 5_000;
+const LEASE_RENEWAL_MS = 1_500;
 
 type ClaimedDelivery = NonNullable<Awaited<ReturnType<typeof findDueDelivery>>>;
 
@@ -55,6 +57,16 @@ const claimDueDelivery = (db: Kysely<ReadModels>, now: Date, leaseId: string) =>
     return due;
   });
 
+/** Keeps the delivery leased to this sender while it waits for the receiver. */
+const renewLease = (deps: DeliveryAttemptDeps, delivery: ClaimedDelivery, leaseId: string) =>
+  deps.db
+    .updateTable('webhook_deliveries')
+    .set({ leased_until: new Date(deps.clock.now().getTime() + DELIVERY_LEASE_MS) })
+    .where('event_id', '=', delivery.event_id)
+    .where('webhook_id', '=', delivery.webhook_id)
+    .where('lease_id', '=', leaseId)
+    .execute();
+
 /** Gives a delivery back unattempted (the dispatcher is stopping), for the next sender at once. */
 const releaseLease = (db: Kysely<ReadModels>, delivery: ClaimedDelivery, leaseId: string) =>
   db
@@ -89,14 +101,21 @@ export const attemptDueDelivery = async (
   const delivery = await claimDueDelivery(deps.db, deps.clock.now(), leaseId);
   if (!delivery) return undefined;
   const attemptedAt = deps.clock.now();
-  const answer = await deps.send({
-    url: delivery.url,
-    eventId: delivery.event_id,
-    body: delivery.payload,
-    secret: delivery.secret,
-    now: attemptedAt,
-    signal,
-  });
+  const renewal = setInterval(() => {
+    renewLease(deps, delivery, leaseId).catch((error: unknown) =>
+      deps.logger.warn({ err: error, event_id: delivery.event_id }, 'could not renew a webhook delivery lease'),
+    );
+  }, LEASE_RENEWAL_MS);
+  const answer = await deps
+    .send({
+      url: delivery.url,
+      eventId: delivery.event_id,
+      body: delivery.payload,
+      secret: delivery.secret,
+      now: attemptedAt,
+      signal,
+    })
+    .finally(() => clearInterval(renewal));
   if (signal.aborted) {
     await releaseLease(deps.db, delivery, leaseId);
     throw signal.reason;
