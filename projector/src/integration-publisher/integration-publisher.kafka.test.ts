@@ -201,7 +201,7 @@ describeWithKafka('integration publisher against a real broker', () => {
       await kafkaBrokerScript('start');
     }
 
-    reader = await readTopics(kafka, [topics.triggerBreaches]);
+    reader = await readTopics(kafka, [topics.triggerBreaches, topics.policyEvents]);
     // This test's publisher follows the whole log of the file's database, earlier tests' breaches too.
     const logged = await t.eventStore.readAll('start', 10_000);
     const expected = logged.filter((event) => event.type === 'TriggerBreached').map((event) => event.metadata.event_id);
@@ -209,7 +209,24 @@ describeWithKafka('integration publisher against a real broker', () => {
     const received = await reader.waitFor((messages) => {
       expect(new Set(ceIds(messages, topics.triggerBreaches))).toEqual(new Set(expected));
     }, 60_000);
-    for (const message of received) TriggerBreachMessage.parse(JSON.parse(message.value ?? ''));
+    for (const message of received.filter((candidate) => candidate.topic === topics.triggerBreaches))
+      TriggerBreachMessage.parse(JSON.parse(message.value ?? ''));
     await expect.poll(() => publisher?.checkpoint(), { timeout: 10_000 }).toEqual(await t.eventStore.headPosition());
+
+    // Issue 11, fault 5: after the documented dedupe (first of each ce_id) no key's revisions go backwards.
+    const policyMessages = await reader.waitFor((messages) => {
+      const during5 = `during-4-${topics.policyEvents}`;
+      expect(messages.some((message) => message.key === during5)).toBe(true);
+    }, 60_000);
+    const seen = new Set<string>();
+    const revisionsByKey = new Map<string, number[]>();
+    for (const message of policyMessages.filter((candidate) => candidate.topic === topics.policyEvents)) {
+      const { headers, event } = consumeAsDownstream(topics, message);
+      if (seen.has(headers.ce_id)) continue;
+      seen.add(headers.ce_id);
+      revisionsByKey.set(message.key ?? '', [...(revisionsByKey.get(message.key ?? '') ?? []), event.stream_revision]);
+    }
+    for (const [key, revisions] of revisionsByKey)
+      expect(revisions, key).toEqual(revisions.map((_, revision) => revision));
   }, 120_000);
 });
