@@ -16,6 +16,9 @@ export interface KafkajsClientOptions {
 // the batch from its checkpoint).
 const RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 3_000 };
 
+const GROUP_SESSION_TIMEOUT_MS = 6_000;
+const GROUP_HEARTBEAT_MS = 1_000;
+
 const logTo =
   (logger: Logger) =>
   () =>
@@ -100,7 +103,15 @@ export const createKafkajsClient = ({ brokers, clientId, logger }: KafkajsClient
     },
 
     joinConsumerGroup: async ({ groupId, topics, fromBeginning, partitionsAtOnce = 1, onMessage }) => {
-      const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      const consumer = kafka.consumer({
+        groupId,
+        allowAutoTopicCreation: false,
+        // A member that died (SIGKILL, lost host) holds its partitions until its session times out, and a
+        // restarted one waits for that: the broker's minimum by default (6 s), not kafkajs' 30 s.
+        sessionTimeout: GROUP_SESSION_TIMEOUT_MS,
+        heartbeatInterval: GROUP_HEARTBEAT_MS,
+        rebalanceTimeout: GROUP_SESSION_TIMEOUT_MS,
+      });
       await consumer.connect();
       await consumer.subscribe({ topics: [...topics], fromBeginning });
       await consumer.run({
