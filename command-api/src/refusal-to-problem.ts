@@ -3,11 +3,12 @@ import { WrongExpectedRevisionError } from '@cropcover/eventstore';
 import { ProblemError } from '@cropcover/runtime';
 import type { ErrorRequestHandler } from 'express';
 
-const statusOf = { not_found: 404, forbidden: 403, conflict: 409, rejected: 422 } as const;
+const statusOf = { not_found: 404, forbidden: 403, conflict: 409, precondition_failed: 412, rejected: 422 } as const;
 const titleOf = {
   not_found: 'Not found',
   forbidden: 'Forbidden',
   conflict: 'Conflict',
+  precondition_failed: 'Precondition failed',
   rejected: 'Unprocessable content',
 };
 

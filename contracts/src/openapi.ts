@@ -138,7 +138,8 @@ const registerRegistryRoutes = (registry: OpenAPIRegistry): void => {
     responses: {
       200: json(Farm, 'Updated'),
       404: problem('Unknown, inactive or invisible'),
-      409: problem('version_conflict: updated_at or If-Match is stale'),
+      409: problem('version_conflict: the body updated_at is stale'),
+      412: problem('precondition_failed: If-Match names another version'),
       ...commonErrors,
     },
   });

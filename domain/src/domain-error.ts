@@ -1,6 +1,7 @@
 // Why a command was refused, in domain terms. The command API maps each reason to one HTTP status:
-// not_found 404, forbidden 403, conflict 409, rejected 422.
-export type RefusalReason = 'not_found' | 'forbidden' | 'conflict' | 'rejected';
+// not_found 404, forbidden 403, conflict 409, precondition_failed 412 (a version the client named as a
+// condition of the request, RFC 9110 If-Match), rejected 422.
+export type RefusalReason = 'not_found' | 'forbidden' | 'conflict' | 'precondition_failed' | 'rejected';
 
 export class DomainError extends Error {
   constructor(

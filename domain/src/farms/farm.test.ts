@@ -60,7 +60,13 @@ describe('registering a farm', () => {
 
 describe('updating a farm', () => {
   const spec = deciderSpec(initialFarm, evolveFarm, updateFarm);
-  const rename = { actor: owner, changes: { name: 'Shamba Kuu' }, expectedUpdatedAt: [], now: later };
+  const rename = {
+    actor: owner,
+    changes: { name: 'Shamba Kuu' },
+    expectedUpdatedAt: undefined,
+    ifMatchUpdatedAt: undefined,
+    now: later,
+  };
 
   it('records the changed fields with a new updated_at', () =>
     spec
@@ -84,10 +90,10 @@ describe('updating a farm', () => {
         },
       ]));
 
-  it('accepts the current updated_at and refuses a stale one', () => {
+  it('accepts the current updated_at and refuses a stale one: 409 in the body, 412 as If-Match', () => {
     spec
       .given([farmRegistered])
-      .when({ ...rename, expectedUpdatedAt: ['2026-03-01T10:00:00Z'] })
+      .when({ ...rename, expectedUpdatedAt: '2026-03-01T10:00:00Z', ifMatchUpdatedAt: '2026-03-01T10:00:00Z' })
       .thenEvents([
         {
           type: 'FarmUpdated',
@@ -96,8 +102,12 @@ describe('updating a farm', () => {
       ]);
     spec
       .given([farmRegistered])
-      .when({ ...rename, expectedUpdatedAt: ['2026-03-01T10:00:00Z', '2026-02-01T10:00:00Z'] })
+      .when({ ...rename, expectedUpdatedAt: '2026-02-01T10:00:00Z' })
       .thenRefuses('conflict', 'version_conflict');
+    spec
+      .given([farmRegistered])
+      .when({ ...rename, ifMatchUpdatedAt: '2026-02-01T10:00:00Z' })
+      .thenRefuses('precondition_failed', 'precondition_failed');
   });
 
   it('moves updated_at on even when the clock has not', () => {

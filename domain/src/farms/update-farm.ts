@@ -9,14 +9,25 @@ import { managedFarm } from './farm-access';
 export interface UpdateFarm {
   readonly actor: Actor;
   readonly changes: Partial<FarmAttributes>;
-  /** The `updated_at` values the client last saw (body field, If-Match); any other stored one means a lost update. */
-  readonly expectedUpdatedAt: readonly string[];
+  /** The `updated_at` the client last saw (body field); another stored one means a lost update (409). */
+  readonly expectedUpdatedAt: string | undefined;
+  /** The version `If-Match` names: a condition of the request, so another one is 412. */
+  readonly ifMatchUpdatedAt: string | undefined;
   readonly now: Date;
 }
 
 export const updateFarm = (command: UpdateFarm, state: Farm): FarmEvent[] => {
   const farm = managedFarm(state, command.actor);
-  if (command.expectedUpdatedAt.some((seen) => Date.parse(seen) !== Date.parse(farm.updatedAt))) {
+  const changedSince = (seen: string | undefined) =>
+    seen !== undefined && Date.parse(seen) !== Date.parse(farm.updatedAt);
+  if (changedSince(command.ifMatchUpdatedAt)) {
+    throw new DomainError(
+      'precondition_failed',
+      'precondition_failed',
+      `If-Match names a version of the farm before its change at ${farm.updatedAt}`,
+    );
+  }
+  if (changedSince(command.expectedUpdatedAt)) {
     throw new DomainError(
       'conflict',
       'version_conflict',

@@ -266,7 +266,7 @@ describe('PUT /farms/{farm_id} (endpoint 10)', () => {
     expect((await api.get(`/farms/${farm.farm_id}`, owner)).body).toEqual(response.body);
   });
 
-  it('is 409 version_conflict on a stale updated_at or If-Match, and changes nothing', async () => {
+  it('is 409 version_conflict on a stale updated_at, 412 on a stale If-Match, and changes nothing', async () => {
     const owner = newCaller();
     const farm = await createFarm(owner, { name: 'Base' });
     const first = await api.put(`/farms/${farm.farm_id}`, owner, { name: 'First', updated_at: farm.updated_at });
@@ -279,7 +279,12 @@ describe('PUT /farms/{farm_id} (endpoint 10)', () => {
       { name: 'Lost' },
       { 'if-match': `"${Date.parse(farm.updated_at)}"` },
     );
-    expectProblem(staleEtag, 409, 'version_conflict');
+    expectProblem(staleEtag, 412, 'precondition_failed');
+    expectProblem(
+      await api.put(`/farms/${farm.farm_id}`, owner, { name: 'Lost' }, { 'if-match': '"not-a-version"' }),
+      412,
+      'precondition_failed',
+    );
     const current = await api.get(`/farms/${farm.farm_id}`, owner);
     expect(current.body).toEqual(first.body);
     const fresh = await api.put(

@@ -11,34 +11,38 @@ import { ownerOf } from '../../registry/owner-of';
 import { registeredFarm } from '../../registry/registered';
 
 /** `If-Match: "<updated_at in epoch ms>"` (the ETag of GET) as the updated_at it stands for. */
-const updatedAtFromIfMatch = (ifMatch: string | undefined): string[] => {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return [];
+const updatedAtFromIfMatch = (ifMatch: string | undefined): string | undefined => {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
   const updatedAt = updatedAtOfFarmEtag(ifMatch);
   if (updatedAt === undefined) {
-    throw ProblemError.conflict(
-      'version_conflict',
-      'If-Match does not name a version of this farm; GET it for its ETag.',
-    );
+    throw new ProblemError({
+      status: 412,
+      code: 'precondition_failed',
+      title: 'Precondition failed',
+      detail: 'If-Match does not name a version of this farm; GET it for its ETag.',
+    });
   }
-  return [updatedAt];
+  return updatedAt;
 };
 
-/** PUT /farms/{farm_id} — endpoint 10: omitted fields stay, null clears, updated_at/If-Match guard. */
+/** PUT /farms/{farm_id} — endpoint 10: omitted fields stay, null clears; a stale body `updated_at` is
+ *  409, a failed `If-Match` 412 (RFC 9110). */
 export const updateFarmRoute =
   (deps: CommandApiDeps): RequestHandler =>
   async (req, res) => {
     const { farm_id } = parseParams(FarmPathParams, req);
     const { updated_at, ...changes } = parseBody(FarmUpdateRequest, req);
-    const expectedUpdatedAt = [
-      ...(updated_at === undefined ? [] : [updated_at]),
-      ...updatedAtFromIfMatch(req.get('If-Match')),
-    ];
+    const ifMatchUpdatedAt = updatedAtFromIfMatch(req.get('If-Match'));
     const context = commandContextOf(req, deps.clock.now());
     const outcome = await handleCommand(
       deps.eventStore,
       farmStream(farm_id),
       farmAggregate,
-      (state) => updateFarm({ actor: context.actor, changes, expectedUpdatedAt, now: context.now }, state),
+      (state) =>
+        updateFarm(
+          { actor: context.actor, changes, expectedUpdatedAt: updated_at, ifMatchUpdatedAt, now: context.now },
+          state,
+        ),
       context,
     );
     const farm = registeredFarm(outcome.state);
