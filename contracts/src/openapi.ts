@@ -50,6 +50,7 @@ import {
   WebhookList,
   WebhookListQuery,
   WebhookPathParams,
+  WebhookSubscription,
 } from './webhooks';
 import { z } from './zod';
 
@@ -373,6 +374,19 @@ const registerWebhookRoutes = (registry: OpenAPIRegistry): void => {
     summary: 'Deactivate a subscription; pending deliveries are abandoned',
     request: { params: WebhookPathParams },
     responses: { 204: { description: 'Deactivated' }, 403: insurerOnly, 404: unknownWebhook, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/webhooks/{webhook_id}',
+    tags: webhooks,
+    summary: 'One subscription of the caller organization, active or not (never the secret)',
+    request: { params: WebhookPathParams },
+    responses: {
+      200: json(WebhookSubscription, 'The subscription'),
+      403: insurerOnly,
+      404: unknownWebhook,
+      ...commonErrors,
+    },
   });
   registry.registerPath({
     method: 'get',

@@ -12,6 +12,7 @@ import { listPolicyEvents } from './insurance/policies/[policy_id]/events/get';
 import { getPolicy } from './insurance/policies/[policy_id]/get';
 import { listPolicies } from './insurance/policies/get';
 import { listWebhookDeliveries } from './insurance/webhooks/[webhook_id]/deliveries/get';
+import { getWebhook } from './insurance/webhooks/[webhook_id]/get';
 import { listWebhooks } from './insurance/webhooks/get';
 import type { QueryApiDeps } from './query-api-deps';
 
@@ -31,6 +32,7 @@ export const createQueryRouter = (deps: QueryApiDeps): Router => {
   router.get('/insurance/index-sources', listIndexSources(deps));
   router.get('/insurance/index-sources/:source_id', getIndexSource(deps));
   router.get('/insurance/webhooks', listWebhooks(deps));
+  router.get('/insurance/webhooks/:webhook_id', getWebhook(deps));
   router.get('/insurance/webhooks/:webhook_id/deliveries', listWebhookDeliveries(deps));
   return router;
 };

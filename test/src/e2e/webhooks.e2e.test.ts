@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
 import {
   eventually,
@@ -141,6 +142,11 @@ describe('trigger.breached webhooks', () => {
     expect(Object.keys(list.body.items[0]).sort()).toEqual(WEBHOOK_KEYS);
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
     expect((await api.get('/insurance/webhooks', newInsurer())).body).toMatchObject({ items: [], total: 0 });
+    // The creation's Location answers, to its organization only (issue 13, item 4).
+    const located = await api.get(response.headers.get('location')!, insurer);
+    expect(located.status).toBe(200);
+    expect(located.body).toEqual(list.body.items[0]);
+    expectProblem(await api.get(response.headers.get('location')!, newInsurer()), 404, 'not_found');
     const events = await client.query('select data::text from events where stream_id = $1', [
       `webhook-${response.body.webhook_id}`,
     ]);

@@ -1,9 +1,9 @@
-import { type WebhookList, WebhookListQuery, type WebhookSubscription } from '@cropcover/contracts';
+import { type WebhookList, WebhookListQuery } from '@cropcover/contracts';
 import { parseQuery, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { QueryApiDeps } from '../../query-api-deps';
-import { isoTimestamp } from '../../timestamps';
 import { requireWebhookReader } from './visible-webhook';
+import { webhookSubscriptionOf } from './webhook-view';
 
 /** GET /insurance/webhooks — the caller's organization's subscriptions, newest first, inactive ones
  *  included (a 410 may have deactivated one); never the secret. */
@@ -23,17 +23,6 @@ export const listWebhooks =
         .execute(),
       scope.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
     ]);
-    const items = rows.map(
-      (row): WebhookSubscription => ({
-        webhook_id: row.webhook_id,
-        organization_id: row.organization_id,
-        event_type: 'trigger.breached',
-        url: row.url,
-        description: row.description,
-        is_active: row.is_active,
-        created_at: isoTimestamp(row.created_at),
-      }),
-    );
-    const list: WebhookList = { items, total: Number(total), page, page_size };
+    const list: WebhookList = { items: rows.map(webhookSubscriptionOf), total: Number(total), page, page_size };
     res.json(list);
   };
