@@ -27,6 +27,7 @@ import {
   Quote,
   QuoteRequest,
 } from './insurance';
+import { applyOperationConventions } from './openapi-conventions';
 import {
   Farm,
   FarmCreateRequest,
@@ -402,6 +403,28 @@ const registerWebhookRoutes = (registry: OpenAPIRegistry): void => {
     },
   });
   registry.register('TriggerBreachedDelivery', TriggerBreachedDelivery);
+  // What CropCover sends to a subscription's URL (OpenAPI 3.1 webhooks; Standard Webhooks signing).
+  registry.registerWebhook({
+    method: 'post',
+    path: 'trigger.breached',
+    operationId: 'triggerBreached',
+    tags: webhooks,
+    summary: 'A trigger breached on a policy of your organization, with its payout if any',
+    request: {
+      headers: z.object({
+        'webhook-id': z.string().openapi({ description: 'The event id: the same on every retry; dedupe on it.' }),
+        'webhook-timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed.' }),
+        'webhook-signature': z
+          .string()
+          .openapi({ description: 'v1,<base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>' }),
+      }),
+      body: { content: { 'application/json': { schema: TriggerBreachedDelivery } }, required: true },
+    },
+    responses: {
+      200: { description: 'Any 2xx: delivered' },
+      410: { description: 'The subscription is deactivated; nothing more is sent to it' },
+    },
+  });
 };
 
 export const buildOpenApiDocument = (version: string): ReturnType<OpenApiGeneratorV31['generateDocument']> => {
@@ -411,13 +434,18 @@ export const buildOpenApiDocument = (version: string): ReturnType<OpenApiGenerat
   registerInsuranceRoutes(registry);
   registerIndexSourceRoutes(registry);
   registerWebhookRoutes(registry);
+  applyOperationConventions(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'CropCover API',
       version,
       description: 'Parametric multi-peril crop insurance and farm registry. Errors are RFC 9457 problem details.',
+      // No licence has been granted for the API or the software: all rights reserved.
+      license: { name: 'Proprietary' },
     },
+    // Relative: the document is served by the service it describes, whatever host and port that is.
+    servers: [{ url: '/', description: 'The service serving this document' }],
     security: [{ bearer: [] }],
   });
 };
