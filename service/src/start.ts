@@ -1,5 +1,5 @@
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
-import { buildOpenApiDocument } from '@cropcover/contracts';
+import { buildAsyncApiDocument, buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
@@ -94,6 +94,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
       metrics,
       readiness,
       openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+      asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
     });
     if (runs('query-api'))

@@ -78,6 +78,7 @@ describe('Idempotency-Key', () => {
       metrics: createMetrics(),
       readiness: [],
       openApiDocument: {},
+      asyncApiDocument: {},
     });
     const router = Router();
     router.use(idempotencyKey({ db, clock }));

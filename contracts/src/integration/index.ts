@@ -1,3 +1,4 @@
+export { buildAsyncApiDocument } from './asyncapi';
 export * from './integration-events-doc';
 export * from './messages';
 export * from './topics';

@@ -158,6 +158,7 @@ describe('insurance queries', () => {
       metrics: createMetrics(),
       readiness: [],
       openApiDocument: {},
+      asyncApiDocument: {},
       clock,
     });
     consistency = createReadModelConsistency({ pool: t.pool, projectionNames: ['policies'], logger: t.logger });

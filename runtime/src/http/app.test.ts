@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../testing/test-app';
 import { ProblemError } from './problem';
 
 const openApiDocument = { openapi: '3.1.0', info: { title: 'CropCover test API', version: '9.9.9' }, paths: {} };
+const asyncApiDocument = { asyncapi: '3.0.0', info: { title: 'CropCover test topics', version: '9.9.9' } };
 
 let app: TestApp;
 let authorization: string;
@@ -15,6 +16,7 @@ beforeAll(async () => {
   authorization = `Bearer ${await signDevToken({ sub: 'u1' }, SANDBOX_JWT_SECRET)}`;
   app = await startTestApp({
     openApiDocument,
+    asyncApiDocument,
     readiness: [
       {
         name: 'database',
@@ -65,6 +67,7 @@ describe('public endpoints', () => {
 
   it('GET /openapi.json serves the given document', async () => {
     expect(await (await fetch(`${app.baseUrl}/openapi.json`)).json()).toEqual(openApiDocument);
+    expect(await (await fetch(`${app.baseUrl}/asyncapi.json`)).json()).toEqual(asyncApiDocument);
   });
 
   it('GET /docs serves Swagger UI with local assets', async () => {

@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   readonly metrics: Metrics;
   readonly readiness: readonly ReadinessCheck[];
   readonly openApiDocument: object;
+  /** The Kafka topics' contract (AsyncAPI 3), served beside the HTTP one. */
+  readonly asyncApiDocument: object;
   readonly clock?: Clock;
   /** Bulk paths allowed bodies over 1 MiB (exact path → limit such as '4mb'). */
   readonly largerBodyLimits?: Readonly<Record<string, string>>;
@@ -27,7 +29,7 @@ export interface HttpAppOptions {
 
 /**
  * The shared front of every API process. Public endpoints first (health, readiness, metrics — closed in
- * production without METRICS_TOKEN —, OpenAPI, docs); everything the caller mounts afterwards is
+ * production without METRICS_TOKEN —, OpenAPI, AsyncAPI, docs); everything the caller mounts afterwards is
  * authenticated, rate limited, kept out of caches and gets parsed JSON.
  * Authentication comes before body parsing so an anonymous caller cannot make the server read 1 MiB
  * bodies, and a missing token is reported as 401 before any complaint about the body.
@@ -39,6 +41,7 @@ export const createHttpApp = ({
   metrics,
   readiness,
   openApiDocument,
+  asyncApiDocument,
   clock = systemClock,
   largerBodyLimits,
 }: HttpAppOptions): Express => {
@@ -63,6 +66,9 @@ export const createHttpApp = ({
   );
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
+  });
+  app.get('/asyncapi.json', (_req, res) => {
+    res.json(asyncApiDocument);
   });
   app.use('/docs', noFraming, docsRouter(openApiDocument));
 

@@ -19,6 +19,7 @@ export interface TestAppOptions {
   readonly clock?: Clock;
   readonly readiness?: readonly ReadinessCheck[];
   readonly openApiDocument?: object;
+  readonly asyncApiDocument?: object;
   /** Mounts the routes under test between createHttpApp and finalizeHttpApp. */
   readonly mount?: (app: Express) => void;
 }
@@ -29,12 +30,21 @@ export const startTestApp = async ({
   clock = systemClock,
   readiness = [],
   openApiDocument = { openapi: '3.1.0', info: { title: 'test', version: '0' }, paths: {} },
+  asyncApiDocument = { asyncapi: '3.0.0', info: { title: 'test', version: '0' } },
   mount,
 }: TestAppOptions = {}): Promise<TestApp & { config: Config }> => {
   const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
   const lines: string[] = [];
   const logger = createLogger({ level: config.logLevel, destination: { write: (line: string) => lines.push(line) } });
-  const app = createHttpApp({ config, logger, metrics: createMetrics(), readiness, openApiDocument, clock });
+  const app = createHttpApp({
+    config,
+    logger,
+    metrics: createMetrics(),
+    readiness,
+    openApiDocument,
+    asyncApiDocument,
+    clock,
+  });
   mount?.(app);
   finalizeHttpApp(app);
   const server = await listen(app);

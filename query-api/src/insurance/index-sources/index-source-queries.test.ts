@@ -86,6 +86,7 @@ describe('index source queries', () => {
       metrics: createMetrics(),
       readiness: [],
       openApiDocument: {},
+      asyncApiDocument: {},
       clock,
     });
     consistency = createReadModelConsistency({ pool: t.pool, projectionNames: ['index_sources'], logger: t.logger });
