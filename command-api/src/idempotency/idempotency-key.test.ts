@@ -316,6 +316,19 @@ describe('Idempotency-Key', () => {
     expect((await post('/things', { key: 'k-lease' })).text).toBe(retry.text);
   });
 
+  it('lets only the same request take over a lapsed key: its first run may have written', async () => {
+    const release = holdNextRequest();
+    const abandoned = post('/things', { key: 'k-lapsed' });
+    await expect.poll(() => runs).toBe(1);
+    clock.advance(IN_FLIGHT_LEASE_MS);
+    const other = await post('/things', { key: 'k-lapsed', body: { name: 'Another farm' } });
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ code: 'idempotency_key_reused' });
+    expect(runs).toBe(1);
+    release();
+    await abandoned;
+  });
+
   it('leaves requests without a key alone', async () => {
     await post('/things');
     await post('/things');

@@ -64,10 +64,11 @@ export const idempotencyKey =
     if (key === undefined) return next();
     const principal = principalOf(req);
     const scope = { caller: principal.sub, organizationId: principal.organizationId ?? '', key };
+    const fingerprint = requestFingerprint(req);
     const claim = await claimIdempotencyKey(db, {
       ...scope,
       roles: JSON.stringify([...principal.roles].sort()),
-      fingerprint: requestFingerprint(req),
+      fingerprint,
       request: `POST ${req.originalUrl.split('?')[0]}`,
       now: clock.now(),
     });
@@ -95,7 +96,7 @@ export const idempotencyKey =
       case 'claimed': {
         const held = { ...scope, claimId: claim.claimId };
         const { logger } = requestContextOf(req);
-        holdKeyScope(res, [scope.caller, scope.organizationId, key]);
+        holdKeyScope(res, [scope.caller, scope.organizationId, key, fingerprint]);
         // While the request runs its claim is renewed; a process that dies stops renewing it, and a retry
         // takes the key over within seconds.
         const heartbeat = setInterval(() => {

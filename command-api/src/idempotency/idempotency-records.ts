@@ -61,10 +61,12 @@ const inScope =
   ({ eb, and }: ExpressionBuilder<ReadModels, 'idempotency_keys'>) =>
     and([eb('caller', '=', caller), eb('organization_id', '=', organizationId), eb('key', '=', key)]);
 
-const isAbandoned = (row: KeyRow, now: Date): boolean => {
-  const age = now.getTime() - row.created_at.getTime();
-  return age >= IDEMPOTENCY_KEY_TTL_MS || (row.response_status === null && age >= IN_FLIGHT_LEASE_MS);
-};
+const isExpired = (row: KeyRow, now: Date): boolean =>
+  now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_KEY_TTL_MS;
+
+/** A claim its process stopped renewing: the request died unanswered, perhaps after its writes. */
+const isLapsed = (row: KeyRow, now: Date): boolean =>
+  row.response_status === null && now.getTime() - row.created_at.getTime() >= IN_FLIGHT_LEASE_MS;
 
 const claimValues = (use: KeyUse, claimId: string) => ({
   fingerprint: use.fingerprint,
@@ -137,7 +139,10 @@ export const claimIdempotencyKey = async (db: KeysDb, use: KeyUse): Promise<Clai
       .where(inScope(use))
       .executeTakeFirst();
     if (!row) continue;
-    if (isAbandoned(row, use.now)) {
+    // Only the same request may take over a lapsed claim: its first run may have written, and a retry
+    // finds what it wrote (resource-id.ts); another request with the key is refused as ever.
+    const lapsedForThisRequest = isLapsed(row, use.now) && row.fingerprint === use.fingerprint;
+    if (isExpired(row, use.now) || lapsedForThisRequest) {
       const taken = await db
         .updateTable('idempotency_keys')
         .set(claimValues(use, claimId))

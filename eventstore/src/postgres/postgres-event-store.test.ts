@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { endPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
@@ -111,6 +111,37 @@ describe('PostgreSQL event store', () => {
     } finally {
       await slowWriter.query('rollback').catch(() => undefined);
       await collector.stop();
+    }
+  });
+
+  it('refuses an insert into events that is not its transaction’s first write, which readers could pass', async () => {
+    const insert = (stream: string) =>
+      slowWriter.query(
+        `insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+         values ($1, 0, $2, 'FarmRegistered', '{}', '{}')`,
+        [stream, randomUUID()],
+      );
+    const prefix = `first${randomBytes(4).toString('hex')}-`;
+    try {
+      await slowWriter.query('begin');
+      await slowWriter.query('select pg_current_xact_id()');
+      await expect(insert(`${prefix}late`)).rejects.toThrow(/must be its transaction's first write/);
+      await slowWriter.query('rollback');
+      // A savepoint rolled back gives back the lock it took; the transaction's id stays.
+      await slowWriter.query('begin');
+      await slowWriter.query('savepoint attempt');
+      await insert(`${prefix}undone`);
+      await slowWriter.query('rollback to savepoint attempt');
+      await expect(insert(`${prefix}after`)).rejects.toThrow(/must be its transaction's first write/);
+      await slowWriter.query('rollback');
+      // Two appends in one transaction that started with the first are fine.
+      await slowWriter.query('begin');
+      await insert(`${prefix}one`);
+      await insert(`${prefix}two`);
+      await slowWriter.query('commit');
+      expect(await store.readStream(`${prefix}two`)).toHaveLength(1);
+    } finally {
+      await slowWriter.query('rollback').catch(() => undefined);
     }
   });
 

@@ -10,7 +10,8 @@ import { APPENDING_LOCK_KEY } from './schema';
 // hold the log back, though they hold back the server's snapshot xmin, which was the horizon before.
 //
 // The horizon is the oldest transaction of this statement's snapshot (`xip`: in progress when it was
-// taken) that may be an append, else the snapshot's xmax (the first id not yet given out). A transaction
+// taken) that may be an append, else the snapshot's xmax (the first id not yet given out). A prepared
+// transaction has no backend (pid null) to tell by, so it may be one. A transaction
 // is known not to be an append when, in the lock table read after the snapshot, its backend holds its
 // transaction id without the appending lock, and it is still in progress when checked after that read.
 // The order matters: a transaction that commits leaves the in-progress set before it releases its locks,
@@ -27,7 +28,7 @@ const HORIZON_CTES = `
     where exists (
       select 1 from locks holder
       where holder.locktype = 'transactionid' and holder.transactionid = xip::xid
-        and holder.mode = 'ExclusiveLock' and holder.granted
+        and holder.mode = 'ExclusiveLock' and holder.granted and holder.pid is not null
         and not exists (
           select 1 from locks appending
           where appending.pid = holder.pid and appending.locktype = 'advisory' and appending.granted

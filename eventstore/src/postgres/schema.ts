@@ -9,7 +9,9 @@ export const APPENDING_LOCK_KEY = 1_129_467_728;
 // statement trigger takes the appending lock before the statement's first row is written, so before a
 // transaction that starts with its append has an id; shared, so appends never wait on one another. An
 // append must be its transaction's first write: one that wrote something else first had an id without
-// the lock for a moment, and a reader could pass it.
+// the lock for a while, and a reader could pass it. The trigger refuses such an insert rather than let it
+// be skipped; a transaction-local setting marks one that took the lock (a savepoint rolled back undoes
+// both the lock and the mark).
 const EVENTS_TABLE = `
   create table if not exists events (
     global_position bigint generated always as identity primary key,
@@ -26,7 +28,14 @@ const EVENTS_TABLE = `
   create index if not exists events_transaction_position_idx on events (transaction_id, global_position);
   create or replace function events_take_appending_lock() returns trigger language plpgsql as $$
   begin
-    perform pg_advisory_xact_lock_shared(${APPENDING_LOCK_KEY}::bigint);
+    if current_setting('cropcover.appending', true) is distinct from 'on' then
+      if pg_current_xact_id_if_assigned() is not null then
+        raise exception 'an insert into events must be its transaction''s first write'
+          using hint = 'append in a transaction of its own: readers of $all could otherwise pass it';
+      end if;
+      perform pg_advisory_xact_lock_shared(${APPENDING_LOCK_KEY}::bigint);
+      perform set_config('cropcover.appending', 'on', true);
+    end if;
     return null;
   end $$;
   create or replace trigger events_appending_lock before insert on events
