@@ -323,7 +323,10 @@ const dumpProjections = async (): Promise<Record<string, unknown[]>> => {
   for (const table of new Set(readModelProjections.flatMap((projection) => projection.tables))) {
     // Table names come from the projections themselves, not from input.
     const { rows } = await t.pool.query(`select * from "${table}"`);
+    // A policy count that went back to 0 may stay as a row (it adds nothing to a sum); a rebuild that
+    // sees the whole log in one batch never writes it.
     dump[table] = rows
+      .filter((row) => table !== 'policy_counts' || Number(row.policies) !== 0)
       .map((row) => JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? String(value) : value)))
       .sort();
   }
@@ -534,7 +537,19 @@ describeWithKafka('the production topology under SIGKILLs and a broker outage', 
     await running.get('projector')!.stop();
     const live = await dumpProjections();
     await rebuildProjections({ eventStore: t.eventStore, db: t.db, projections: readModelProjections });
-    expect(await dumpProjections()).toEqual(live);
+    const rebuilt = await dumpProjections();
+    // Per table, the rows only one side has: a readable difference when there is one.
+    for (const [table, rows] of Object.entries(live)) {
+      const rebuiltRows = rebuilt[table]!.map((row) => JSON.stringify(row));
+      const liveRows = rows.map((row) => JSON.stringify(row));
+      expect(
+        {
+          onlyLive: liveRows.filter((row) => !rebuiltRows.includes(row)),
+          onlyRebuilt: rebuiltRows.filter((row) => !liveRows.includes(row)),
+        },
+        table,
+      ).toEqual({ onlyLive: [], onlyRebuilt: [] });
+    }
     await start('projector');
 
     // The figures docs/benchmarks.md asks for, as this run saw them: evaluate answered → first arrival.
