@@ -3,6 +3,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type GlobalPosition,
   WrongExpectedRevisionError,
 } from '@cropcover/eventstore';
 import type { CommandContext } from './command-context';
@@ -14,6 +15,8 @@ import { inStreamTurn } from './stream-turns';
 export interface LoadedStream<State> {
   readonly state: State;
   readonly expected: ExpectedRevision;
+  /** Where the stream's last event is in the log; undefined for a stream with no events. */
+  readonly position: GlobalPosition | undefined;
 }
 
 export interface CommandOutcome<State> {
@@ -21,6 +24,9 @@ export interface CommandOutcome<State> {
   readonly state: State;
   /** Where the events landed; undefined when the decision was to change nothing. */
   readonly appended: AppendResult | undefined;
+  /** Where the stream's last event now is, appended or already there: read models at it show `state`.
+   *  A keyed retry that finds its first run's write answers with this as its Consistency-Token. */
+  readonly position: GlobalPosition | undefined;
 }
 
 /** A concurrent writer won this many times in a row: give up with a 409 rather than spin. */
@@ -45,6 +51,7 @@ export const loadStream = async <State, Event extends DomainEvent>(
       aggregate.initial,
     ),
     expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision,
+    position: recorded.at(-1)?.position,
   };
 };
 
@@ -80,14 +87,14 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
   let loaded = alreadyLoaded ?? (await loadStream(eventStore, streamId, aggregate));
   for (let attempt = 1; ; attempt += 1) {
     const events = decide(loaded.state);
-    if (events.length === 0) return { state: loaded.state, appended: undefined };
+    if (events.length === 0) return { state: loaded.state, appended: undefined, position: loaded.position };
     try {
       const appended = await eventStore.append(
         streamId,
         events.map((event) => toNewEvent(event, context)),
         loaded.expected,
       );
-      return { state: events.reduce(aggregate.evolve, loaded.state), appended };
+      return { state: events.reduce(aggregate.evolve, loaded.state), appended, position: appended.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);

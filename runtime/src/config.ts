@@ -47,6 +47,11 @@ export const configVariables = [
     description: 'Partitions of the integration topics the projector creates (only with KAFKA_BROKERS).',
   },
   {
+    name: 'KAFKA_TOPIC_PREFIX',
+    description:
+      "Put before the integration topic names and the webhook dispatcher's consumer group, for deployments (or test runs) sharing one broker. Unset: the documented names.",
+  },
+  {
     name: 'AUTH_JWT_SECRET',
     description: `HS256 secret for bearer tokens. In the sandbox it defaults to the public dev secret \`${SANDBOX_JWT_SECRET}\`; in production set AUTH_JWKS_URL or a secret of at least ${MIN_PRODUCTION_SECRET_LENGTH} characters.`,
     secret: true,
@@ -124,6 +129,8 @@ export interface Config {
   readonly kafkaBrokers: readonly string[];
   /** Partitions of the integration topics when they are created. */
   readonly kafkaTopicPartitions: number;
+  /** Before every integration topic name and the dispatcher's consumer group; empty in most deployments. */
+  readonly kafkaTopicPrefix: string;
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
   readonly metricsToken: string | undefined;
@@ -183,6 +190,10 @@ const schema = z
       })
       .optional(),
     KAFKA_TOPIC_PARTITIONS: integer(1, 1000),
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, { error: 'must be up to 100 of A-Z a-z 0-9 . _ -' })
+      .optional(),
     AUTH_JWT_SECRET: z.string().optional(),
     AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
     AUTH_ISSUER: z.string().optional(),
@@ -269,6 +280,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     eventStoreUrl: values.EVENTSTORE_URL,
     kafkaBrokers: values.KAFKA_BROKERS ?? [],
     kafkaTopicPartitions: values.KAFKA_TOPIC_PARTITIONS,
+    kafkaTopicPrefix: values.KAFKA_TOPIC_PREFIX ?? '',
     auth: {
       jwtSecret: values.AUTH_JWKS_URL ? undefined : (values.AUTH_JWT_SECRET ?? SANDBOX_JWT_SECRET),
       jwksUrl: values.AUTH_JWKS_URL,

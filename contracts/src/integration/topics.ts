@@ -11,3 +11,10 @@ export const INTEGRATION_TOPICS = {
 } as const;
 
 export type IntegrationTopicNames = { readonly [Topic in keyof typeof INTEGRATION_TOPICS]: string };
+
+/** The topics of a deployment that shares its broker with others (KAFKA_TOPIC_PREFIX). */
+export const prefixedTopics = (prefix: string): IntegrationTopicNames => ({
+  policyEvents: `${prefix}${INTEGRATION_TOPICS.policyEvents}`,
+  registryEvents: `${prefix}${INTEGRATION_TOPICS.registryEvents}`,
+  triggerBreaches: `${prefix}${INTEGRATION_TOPICS.triggerBreaches}`,
+});

@@ -1,3 +1,4 @@
+import { prefixedTopics } from '@cropcover/contracts';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Config, Logger } from '@cropcover/runtime';
@@ -28,4 +29,5 @@ export const startConfiguredIntegrationPublisher = async (
           logger: deps.logger,
         }),
         partitions: config.kafkaTopicPartitions,
+        topics: prefixedTopics(config.kafkaTopicPrefix),
       });

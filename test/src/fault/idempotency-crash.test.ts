@@ -7,7 +7,7 @@ import { type RunningService, startProcess } from '../support/service-process';
 
 // Issue 11, fault 3: a keyed create whose events were appended but whose answer was lost (the command API
 // killed in between) ran again once the key's claim expired — a second farm, a 409 `field_exists` for the
-// caller's own write. Here the projector is stopped, so every write waits (20 s) for read models that do
+// caller's own write. Here the projector is stopped, so every write waits (5 s) for read models that do
 // not move: the test sees the write land in the log, SIGKILLs the command API before it answers, starts a
 // new one and retries with the same key.
 
@@ -42,8 +42,9 @@ const crashAfterAppend = async (path: string, caller: Caller, body: unknown, key
   api = await startProcess(commandApi, env, '/readyz');
 };
 
-/** The client's retry: while the dead process's claim is still held it is told to retry (409), and then
- *  gets the answer. */
+/** The client's retry: while the dead process's claim is still held (up to 10 s) it is told to retry
+ *  (409), and then gets the answer once its wait for the read models ran out — with a Consistency-Token,
+ *  or the client could not ask the query API for its write. */
 const retry = async (path: string, caller: Caller, body: unknown, key: string): Promise<ApiResponse> => {
   let response: ApiResponse | undefined;
   await vi.waitFor(
@@ -51,14 +52,16 @@ const retry = async (path: string, caller: Caller, body: unknown, key: string): 
       response = await apiClient(api!.baseUrl).post(path, caller, body, { 'Idempotency-Key': key });
       expect(response.status).not.toBe(409);
     },
-    { timeout: 20_000, interval: 500 },
+    { timeout: 30_000, interval: 500 },
   );
+  expect(response!.headers.get('consistency-token')).toMatch(/^\d+\.\d+$/);
+  expect(response!.headers.get('consistency-status')).toBe('behind');
   return response!;
 };
 
 beforeAll(async () => {
   database = await createTestDatabase('fault_idempotency_crash');
-  env = { DATABASE_URL: database.url, READ_YOUR_WRITES_TIMEOUT_MS: '20000', MONITOR_ENABLED: 'false' };
+  env = { DATABASE_URL: database.url, READ_YOUR_WRITES_TIMEOUT_MS: '5000', MONITOR_ENABLED: 'false' };
   projector = await startProcess(projectorProcess, env, '/healthz');
   api = await startProcess(commandApi, env, '/readyz');
   client = new pg.Client({ connectionString: database.url });

@@ -1,5 +1,6 @@
+import { prefixedTopics } from '@cropcover/contracts';
 import { type Config, createKafkajsClient, type Logger } from '@cropcover/runtime';
-import type { KafkaBreachSource } from './kafka-breach-consumer';
+import { BREACH_CONSUMER_GROUP, type KafkaBreachSource } from './kafka-breach-consumer';
 
 /** Kafka when KAFKA_BROKERS is set, else undefined: the dispatcher then takes breaches from the log. */
 export const configuredBreachSource = (config: Config, logger: Logger): KafkaBreachSource | undefined =>
@@ -8,4 +9,6 @@ export const configuredBreachSource = (config: Config, logger: Logger): KafkaBre
     : {
         client: createKafkajsClient({ brokers: config.kafkaBrokers, clientId: 'cropcover-webhook-dispatcher', logger }),
         partitions: config.kafkaTopicPartitions,
+        topic: prefixedTopics(config.kafkaTopicPrefix).triggerBreaches,
+        groupId: `${config.kafkaTopicPrefix}${BREACH_CONSUMER_GROUP}`,
       };

@@ -40,10 +40,10 @@ export const createFarm =
     const earlier = await loadStream(deps.eventStore, stream, farmAggregate);
     const outcome =
       earlier.state.status === 'registered'
-        ? { state: earlier.state, appended: undefined }
+        ? { state: earlier.state, position: earlier.position }
         : await registerNewFarm(deps, context, stream, farmId, owner, body);
     const farm = registeredFarm(outcome.state);
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+    await awaitReadModels(deps.readYourWrites, res, outcome.position);
     const response = farmResponse(farm, owner);
     res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response)).json(response);
   };
@@ -74,6 +74,6 @@ const registerNewFarm = async (
         state,
       ),
     context,
-    { state: initialFarm, expected: 'no_stream' },
+    { state: initialFarm, expected: 'no_stream', position: undefined },
   );
 };

@@ -20,6 +20,7 @@ import {
   policyView,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
+import { comparePositions, type GlobalPosition } from '@cropcover/eventstore';
 import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
@@ -27,6 +28,9 @@ import { commandContextOf } from '../../command-context';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { requireInsurer } from '../insurer';
+
+const later = (a: GlobalPosition | undefined, b: GlobalPosition | undefined): GlobalPosition | undefined =>
+  a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b;
 
 /** POST /insurance/policies — endpoint 3: issues the cover at the price its quote shows, and links the
  *  insurer's organization to the farm so it may read the farm from then on. */
@@ -42,11 +46,11 @@ export const issuePolicyRoute =
     // as it was then, rather than a second one.
     const earlier = isKeyed(res)
       ? await loadStream(deps.eventStore, policyStream(policyId), policyAggregate)
-      : { state: initialPolicy, expected: 'no_stream' as const };
+      : { state: initialPolicy, expected: 'no_stream' as const, position: undefined };
     const issued =
       earlier.state.status === 'not_issued'
         ? await issueNewPolicy(deps, context, organizationId, request, farm, policyId)
-        : { state: earlier.state, appended: undefined };
+        : { state: earlier.state, position: earlier.position };
     // A second append on another stream, not one transaction: the policy is the source of truth and
     // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
     // next policy issued on the farm makes the link.
@@ -58,7 +62,9 @@ export const issuePolicyRoute =
       context,
       farm,
     );
-    await awaitReadModels(deps.readYourWrites, res, linked.appended?.position ?? issued.appended?.position);
+    // The later of policy and link; on a keyed retry both may be its first run's, and the answer must
+    // still carry a token a GET of that policy honours.
+    await awaitReadModels(deps.readYourWrites, res, later(issued.position, linked.position));
     res
       .status(201)
       .location(`/insurance/policies/${policyId}`)
@@ -104,6 +110,6 @@ const issueNewPolicy = async (
       ),
     context,
     // A new policy's stream cannot exist yet (a keyed one was looked for above), so there is nothing to read.
-    { state: initialPolicy, expected: 'no_stream' },
+    { state: initialPolicy, expected: 'no_stream', position: undefined },
   );
 };

@@ -38,7 +38,8 @@ export const registerFieldRoute =
       context,
     );
     const field = registeredFarm(outcome.state).fields.find((candidate) => candidate.fieldId === fieldId)!;
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+    // The farm's last event, not only an append: a keyed retry finding its first run's field waits for it too.
+    await awaitReadModels(deps.readYourWrites, res, outcome.position);
     const response: Field = {
       field_id: field.fieldId,
       farm_id,
