@@ -5,7 +5,8 @@ import { addDays } from '../insurance/calendar-date';
 import { ownFieldDataSources } from '../insurance/peril-data';
 import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
-import { insuredFarm, insurer } from '../testing/insured-farm';
+import { insurer } from '../testing/insured-farm';
+import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { issuePolicy } from './issue-policy';
@@ -50,28 +51,7 @@ const scenarioArbitrary = fc.record({
 });
 
 const issued = (perils: Peril[], sumInsured: number): Policy =>
-  issuePolicy(
-    {
-      actor: insurer,
-      policyId: 'p',
-      environment: 'sandbox',
-      request: {
-        farm_id: 'farm-1',
-        field_id: 'north',
-        perils,
-        sum_insured: sumInsured,
-        currency: 'JPY',
-        term_start: termStart,
-        term_end: termEnd,
-      },
-      farm: insuredFarm,
-      dataSources: ownFieldDataSources('org-1', 'farm-1', 'north', perils),
-      history: {},
-      settlementPeriodDays: 30,
-      now: new Date('2026-03-30T00:00:00Z'),
-    },
-    initialPolicy,
-  ).reduce(evolvePolicy, initialPolicy);
+  issuedPolicyAfter(policyIssuedEvents({ perils, sumInsured, currency: 'JPY', termStart, termEnd }));
 
 type FieldReadings = Record<ReadingIndex, readonly IndexObservation[]>;
 
