@@ -2,15 +2,13 @@ import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar-date';
-import { ownFieldDataSources } from '../insurance/peril-data';
 import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
-import { issuePolicy } from './issue-policy';
-import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from './policy';
+import { evolvePolicy, type IssuedPolicy, type Policy } from './policy';
 
 // Random readings pushed between random evaluations of a random policy: the payout rules must hold
 // after every step, whatever the weather. Readings are replaced as often as added (revisions up and
