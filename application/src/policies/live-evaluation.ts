@@ -2,6 +2,7 @@ import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
 import {
   closePolicy,
   evaluatePolicy,
+  evaluationEvents,
   evaluationResult,
   isClosingDue,
   type Policy,
@@ -15,6 +16,7 @@ import type { GlobalPosition } from '@cropcover/eventstore';
 import { v7 as uuidv7 } from 'uuid';
 import type { CommandContext } from '../command-context';
 import type { CommandDeps } from '../command-deps';
+import { decodeEvent } from '../decode-event';
 import { handleCommand, type LoadedStream, loadStream } from '../handle-command';
 import { readingHistoryFrom } from '../readings/reading-history';
 
@@ -23,6 +25,34 @@ export interface LiveEvaluation {
   /** Where the evaluation's events landed, for read-your-writes. */
   readonly position: GlobalPosition | undefined;
 }
+
+export interface LiveEvaluationOptions {
+  /** The stream as the caller already loaded it, so the first attempt does not read it again. */
+  readonly loaded?: LoadedStream<Policy>;
+  /** Set when the request must run at most once (an Idempotency-Key): the same for every run of it, so a
+   *  retry whose first run recorded its evaluation and died before answering gets that evaluation's
+   *  answer instead of evaluating again (which would find the payout made and answer without it). */
+  readonly evaluationId?: string;
+}
+
+/** The answer of an evaluation already recorded under this id, as its own run gave it; undefined when the
+ *  stream holds none. */
+const recordedEvaluation = async (
+  deps: CommandDeps,
+  context: CommandContext,
+  stream: string,
+  evaluationId: string,
+): Promise<LiveEvaluation | undefined> => {
+  const recorded = await deps.eventStore.readStream(stream);
+  const events = recorded.map((event) => decodeEvent(event) as PolicyEvent);
+  const earlier = evaluationEvents(events, evaluationId);
+  if (earlier.length === 0) return undefined;
+  const state = events.reduce(policyAggregate.evolve, policyAggregate.initial);
+  return {
+    result: evaluationResult(visibleIssuedPolicy(state, context.actor), earlier),
+    position: recorded.at(-1)?.position,
+  };
+};
 
 /** Evaluates as of today and records it. Concurrent evaluations of one policy cannot pay twice: each
  *  appends expecting the revision it decided on, and the loser decides again on the state that already
@@ -33,10 +63,14 @@ export const liveEvaluation = async (
   deps: CommandDeps,
   context: CommandContext,
   policyId: string,
-  alreadyLoaded?: LoadedStream<Policy>,
+  options: LiveEvaluationOptions = {},
 ): Promise<LiveEvaluation> => {
   const stream = policyStream(policyId);
-  const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
+  if (options.evaluationId !== undefined) {
+    const earlier = await recordedEvaluation(deps, context, stream, options.evaluationId);
+    if (earlier) return earlier;
+  }
+  const loaded = options.loaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
   const policy = visibleIssuedPolicy(loaded.state, context.actor);
   if (isClosingDue(policy, context.now)) {
     await handleCommand(
@@ -56,7 +90,7 @@ export const liveEvaluation = async (
     to: policy.issued.term_end,
   });
   // One id per request: a retry after a lost race decides again under the same evaluation and payout ids.
-  const evaluationId = uuidv7();
+  const evaluationId = options.evaluationId ?? uuidv7();
   let decided: PolicyEvent[] = [];
   const outcome = await handleCommand(
     deps.eventStore,

@@ -2,6 +2,10 @@ import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
 import { toMajorUnits } from '../insurance/money';
 import type { IssuedPolicy } from './policy';
 
+/** The events one evaluation recorded, found by its id among a policy's events. */
+export const evaluationEvents = (events: readonly PolicyEvent[], evaluationId: string): PolicyEvent[] =>
+  events.filter((event) => 'evaluation_id' in event.data && event.data.evaluation_id === evaluationId);
+
 /** The response of a live evaluation, from the events it appended and the policy after them. */
 export const evaluationResult = (policy: IssuedPolicy, events: readonly PolicyEvent[]): EvaluationResult => {
   const { issued } = policy;

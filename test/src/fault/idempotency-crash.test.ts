@@ -116,7 +116,7 @@ describe('a keyed create killed between append and answer', () => {
       perils: ['flood'],
       sum_insured: 10_000,
       currency: 'USD',
-      term_start: today(),
+      term_start: addDays(today(), -5),
       term_end: addDays(today(), 90),
     };
     await crashAfterAppend('/insurance/policies', insurer, body, 'policy-crash-1', 'PolicyIssued');
@@ -125,5 +125,28 @@ describe('a keyed create killed between append and answer', () => {
     const issued = await eventsOfType('PolicyIssued');
     expect(issued).toHaveLength(1);
     expect(answered.body.policy_id).toBe(issued[0]!.data.policy_id);
+  }, 60_000);
+
+  it('evaluates once, and the retry answers with the payout that evaluation made', async () => {
+    const [issued] = await eventsOfType('PolicyIssued');
+    const { farm_id, field_id, policy_id } = issued!.data;
+    // 5-day rainfall of 180 mm breaches the flood trigger (severity 0.2) on the days the term has had.
+    const readings = [40, 40, 40, 40, 20].map((value, offset) => ({
+      farm_id,
+      field_id,
+      index: 'rainfall_mm',
+      date: addDays(today(), offset - 4),
+      value,
+    }));
+    const provider: Caller = { sub: 'crash-feed', org: insurer.org, roles: ['data_provider'] };
+    expect((await apiClient(api!.baseUrl).post('/insurance/index-readings', provider, { readings })).status).toBe(200);
+    const path = `/insurance/policies/${policy_id}/evaluate`;
+    await crashAfterAppend(path, insurer, {}, 'evaluate-crash-1', 'PayoutApproved');
+    const answered = await retry(path, insurer, {}, 'evaluate-crash-1');
+    expect(answered.status).toBe(200);
+    expect(await eventsOfType('TriggerEvaluated')).toHaveLength(1);
+    const approved = await eventsOfType('PayoutApproved');
+    expect(approved).toHaveLength(1);
+    expect(answered.body).toMatchObject({ payout_count: 1, total_payout: approved[0]!.data.amount_minor / 100 });
   }, 60_000);
 });

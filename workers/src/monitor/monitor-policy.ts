@@ -44,6 +44,6 @@ export const monitorPolicy = async (
   }
   const due = nextMonitoringDate(state);
   const evaluated = due !== undefined && due <= utcDate(now);
-  if (evaluated) await liveEvaluation(deps, context, policyId, loaded);
+  if (evaluated) await liveEvaluation(deps, context, policyId, { loaded });
   return { evaluated, closed: false };
 };

@@ -5,6 +5,7 @@ import { parseBody, parseParams } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../../../command-api-deps';
 import { commandContextOf } from '../../../../command-context';
+import { isKeyed, newResourceId } from '../../../../idempotency/resource-id';
 import { awaitReadModels } from '../../../../read-your-writes';
 import { requireInsurer } from '../../../insurer';
 
@@ -21,7 +22,9 @@ export const evaluatePolicyRoute =
       res.json(await backtestEvaluation(deps, context, policy_id, as_of));
       return;
     }
-    const { result, position } = await liveEvaluation(deps, context, policy_id);
+    // A keyed evaluation is named after its key, so a retry after a crash answers with what it recorded.
+    const evaluationId = isKeyed(res) ? newResourceId(res) : undefined;
+    const { result, position } = await liveEvaluation(deps, context, policy_id, { evaluationId });
     await awaitReadModels(deps.readYourWrites, res, position);
     res.json(result);
   };
