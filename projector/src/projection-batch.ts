@@ -3,6 +3,7 @@ import type { ReadModels } from '@cropcover/read-store';
 import { saveCheckpoint } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 import type { Projection } from './projection';
+import { holdOffSwap } from './shadow-read-models';
 
 /** Applies a batch and moves the projection's checkpoint to its last event in one transaction: after a
  *  crash either both are there or neither, so nothing is lost and nothing is applied twice.
@@ -15,6 +16,7 @@ export const applyBatch = async (
   const last = batch.at(-1);
   if (!last) return undefined;
   await db.transaction().execute(async (trx) => {
+    await holdOffSwap(trx);
     await projection.apply(trx, batch);
     await saveCheckpoint(trx, projection.name, last.position);
   });

@@ -84,7 +84,7 @@ export const startProjector = async ({
 
   const subscriptions = projections.map(follow);
   const unregisterMetrics = metricsRegistry
-    ? registerLagMetrics({ registry: metricsRegistry, eventStore, projectionNames: names, checkpointOf, logger })
+    ? registerLagMetrics({ registry: metricsRegistry, eventStore, db, projectionNames: names, checkpointOf, logger })
     : undefined;
   logger.info({ projections: names }, 'projector started');
 

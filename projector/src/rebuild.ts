@@ -1,8 +1,15 @@
-import type { EventStore } from '@cropcover/eventstore';
+import {
+  type AllStreamStart,
+  type EventStore,
+  type GlobalPosition,
+  isAtOrAfter,
+  type RecordedEvent,
+} from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import { type Kysely, sql } from 'kysely';
+import { saveCheckpoint } from '@cropcover/read-store';
+import type { Kysely, Transaction } from 'kysely';
 import type { Projection } from './projection';
-import { applyBatch } from './projection-batch';
+import { createShadow, dropShadow, makeShadowDurable, swapShadowIn, writeShadow } from './shadow-read-models';
 
 export interface RebuildOptions {
   readonly eventStore: EventStore;
@@ -21,20 +28,21 @@ export interface RebuildResult {
 
 const DEFAULT_BATCH_SIZE = 5000;
 
-const emptyProjections = async (db: Kysely<ReadModels>, projections: readonly Projection[]): Promise<void> => {
-  const tables = [...new Set(projections.flatMap((projection) => projection.tables))];
-  const names = projections.map((projection) => projection.name);
-  await db.transaction().execute(async (trx) => {
-    if (tables.length > 0) await sql`truncate ${sql.join(tables.map((table) => sql.table(table)))}`.execute(trx);
-    if (names.length > 0) await trx.deleteFrom('projection_checkpoints').where('name', 'in', names).execute();
-  });
+/** Applies a batch to each projection's shadow tables and moves its shadow checkpoint, in `trx`. */
+const applyToShadow = async (
+  trx: Transaction<ReadModels>,
+  projection: Projection,
+  batch: readonly RecordedEvent[],
+): Promise<void> => {
+  await projection.apply(trx, batch);
+  await saveCheckpoint(trx, projection.name, batch.at(-1)!.position);
 };
 
 /**
- * Empties the projections' tables and checkpoints, then replays the whole log into them. Run it with the
- * projector stopped: a projector still running would keep writing from its old checkpoint. Queries see
- * the read models fill up while it runs. Each batch commits rows and checkpoint together, so a rebuild
- * that is interrupted leaves projections the projector simply continues from.
+ * Replays the whole log into fresh copies of the projections' tables while the live tables keep serving
+ * queries (and a running projector keeps them current), then swaps the copies in within one transaction
+ * (shadow-read-models.ts): queries never see a half-built read model. A rebuild that fails or is killed
+ * leaves the live tables as they were; the next rebuild starts over.
  */
 export const rebuildProjections = async ({
   eventStore,
@@ -43,22 +51,51 @@ export const rebuildProjections = async ({
   batchSize = DEFAULT_BATCH_SIZE,
 }: RebuildOptions): Promise<RebuildResult> => {
   const started = performance.now();
-  await emptyProjections(db, projections);
-
+  const tables = [...new Set(projections.flatMap((projection) => projection.tables))];
   let events = 0;
-  let batch = await eventStore.readAll('start', batchSize);
-  while (batch.length > 0) {
-    const current = batch;
-    // The next batch is read while this one is applied; projections write disjoint tables and
-    // checkpoints, so they apply it side by side.
-    const [following] = await Promise.all([
-      eventStore.readAll(current.at(-1)!.position, batchSize),
-      ...projections.map((projection) => applyBatch(db, projection, current)),
-    ]);
-    events += current.length;
-    batch = following;
+  let position: GlobalPosition | AllStreamStart = 'start';
+  await createShadow(db, tables);
+  try {
+    // Replays until a batch comes back short, i.e. the copy reached the head as it was then.
+    let batch = await eventStore.readAll(position, batchSize);
+    while (batch.length > 0) {
+      const current = batch;
+      const full = current.length === batchSize;
+      // The next batch is read while this one is applied; projections write disjoint tables and
+      // checkpoints, so they apply it side by side.
+      const [following] = await Promise.all([
+        full ? eventStore.readAll(current.at(-1)!.position, batchSize) : [],
+        ...projections.map((projection) =>
+          db.transaction().execute(async (trx) => {
+            await writeShadow(trx);
+            await applyToShadow(trx, projection, current);
+          }),
+        ),
+      ]);
+      events += current.length;
+      position = current.at(-1)!.position;
+      batch = following;
+    }
+    await makeShadowDurable(db, tables);
+    await swapShadowIn(db, projections, async (trx) => {
+      // Up to the head as it is once live batches are locked out: at least what a running projector has
+      // applied to the live tables. Later events are its to apply to the new tables, so writers that
+      // keep appending cannot keep the swap (and the projector) waiting.
+      const head = await eventStore.headPosition();
+      while (head !== 'start' && !isAtOrAfter(position, head)) {
+        const rest = (await eventStore.readAll(position, batchSize)).filter((event) =>
+          isAtOrAfter(head, event.position),
+        );
+        if (rest.length === 0) return;
+        for (const projection of projections) await applyToShadow(trx, projection, rest);
+        events += rest.length;
+        position = rest.at(-1)!.position;
+      }
+    });
+  } catch (error) {
+    await dropShadow(db);
+    throw error;
   }
-
   const elapsedMs = performance.now() - started;
   return {
     projections: projections.map((projection) => projection.name),

@@ -1,10 +1,11 @@
 import { connectProjector, readModelProjections, rebuildProjections } from '@cropcover/projector';
 import { createLogger, loadConfigOrExit, resolveDatabaseUrl } from '@cropcover/runtime';
 
-// `npm run rebuild`: empties the read models and replays the whole log into
-// them. Stop the projector first (the projector process, or the all-in-one service that runs it): one
-// still running would keep applying from its old checkpoint into the emptied tables. Queries see the
-// read models fill up while it runs. Without DATABASE_URL it uses the embedded PostgreSQL under DATA_DIR.
+// `npm run rebuild`: replays the whole log into copies of the read-model tables while the live ones keep
+// serving (and a running projector keeps them current), then swaps the copies in, in one transaction
+// (projector/src/shadow-read-models.ts). `projection_rebuild_lag_events` on a running projector's
+// /metrics shows it closing in on the head. Without DATABASE_URL it uses the embedded PostgreSQL under
+// DATA_DIR, which the service must not be running on at the same time.
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'projector-rebuild' });
