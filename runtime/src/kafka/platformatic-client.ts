@@ -14,9 +14,10 @@ import {
 import type { Logger } from '../logger';
 import type { IncomingMessage, KafkaClient, KafkaProducer } from './kafka-client';
 
-// The only file that imports @platformatic/kafka (SPEC §9: keep the client swappable). Chosen over
-// kafkajs (unmaintained since 2023) because it implements static group membership (KIP-345): a
-// restarted webhook dispatcher takes its old place in the group without waiting for a rebalance.
+// The only file besides its test that imports @platformatic/kafka (SPEC §9: keep the client
+// swappable). Chosen over kafkajs (unmaintained since 2023) because it implements static group
+// membership (KIP-345): a restarted webhook dispatcher takes its old place in the group without waiting
+// for a rebalance.
 
 export interface PlatformaticClientOptions {
   readonly brokers: readonly string[];
