@@ -123,8 +123,13 @@ export const createPlatformaticClient = ({ brokers, clientId, logger }: Platform
         serializers: stringSerializers,
       });
       reportTo(producer);
-      // Fails here, as kafkajs' connect did, when no broker answers.
-      await producer.metadata({ topics: [] });
+      // Fails here, as kafkajs' connect did, when no broker answers; the caller retries with a new one.
+      try {
+        await producer.metadata({ topics: [] });
+      } catch (error) {
+        await producer.close().catch(() => undefined);
+        throw error;
+      }
       return {
         send: async (batches) => {
           await producer.send({
