@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configVariables, loadConfig, SANDBOX_JWT_SECRET } from './config';
 
@@ -23,6 +24,7 @@ describe('loadConfig', () => {
       kafkaBrokers: [],
       kafkaTopicPartitions: 3,
       kafkaTopicPrefix: '',
+      kafkaGroupInstanceId: hostname(),
       auth: { jwtSecret: SANDBOX_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined },
       rateLimitPerMinute: 600,
       readYourWritesTimeoutMs: 5000,
@@ -46,6 +48,7 @@ describe('loadConfig', () => {
       KAFKA_BROKERS: 'k1:9092, k2:9092',
       KAFKA_TOPIC_PARTITIONS: '6',
       KAFKA_TOPIC_PREFIX: 'staging.',
+      KAFKA_GROUP_INSTANCE_ID: 'dispatcher-2',
       AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
       AUTH_ISSUER: 'https://idp.example/',
       AUTH_AUDIENCE: 'cropcover',
@@ -69,6 +72,7 @@ describe('loadConfig', () => {
       kafkaBrokers: ['k1:9092', 'k2:9092'],
       kafkaTopicPartitions: 6,
       kafkaTopicPrefix: 'staging.',
+      kafkaGroupInstanceId: 'dispatcher-2',
       auth: {
         jwtSecret: undefined,
         jwksUrl: 'https://idp.example/.well-known/jwks.json',
@@ -107,6 +111,7 @@ describe('loadConfig', () => {
     ['EVENTSTORE_URL', 'redis://localhost'],
     ['KAFKA_BROKERS', 'k1:9092,k2'],
     ['KAFKA_TOPIC_PREFIX', 'a/b'],
+    ['KAFKA_GROUP_INSTANCE_ID', 'dispatcher 1'],
     ['AUTH_JWKS_URL', 'not a url'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['READ_YOUR_WRITES_TIMEOUT_MS', '-1'],

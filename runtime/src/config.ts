@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 // Configuration comes only from environment variables. `configVariables` is the one list of them:
@@ -50,6 +51,11 @@ export const configVariables = [
     name: 'KAFKA_TOPIC_PREFIX',
     description:
       "Put before the integration topic names and the webhook dispatcher's consumer group, for deployments (or test runs) sharing one broker. Unset: the documented names.",
+  },
+  {
+    name: 'KAFKA_GROUP_INSTANCE_ID',
+    description:
+      "The webhook dispatcher's static member id in its consumer group: a dispatcher restarted under the same id takes its partitions back at once, with no rebalance. Each dispatcher process needs its own, the same across its restarts. Unset: the host name (one dispatcher per host or container); set it when one host runs two.",
   },
   {
     name: 'AUTH_JWT_SECRET',
@@ -131,6 +137,8 @@ export interface Config {
   readonly kafkaTopicPartitions: number;
   /** Before every integration topic name and the dispatcher's consumer group; empty in most deployments. */
   readonly kafkaTopicPrefix: string;
+  /** The dispatcher's static member id in its consumer group: unique per dispatcher, stable across restarts. */
+  readonly kafkaGroupInstanceId: string;
   readonly auth: AuthConfig;
   readonly rateLimitPerMinute: number;
   readonly metricsToken: string | undefined;
@@ -193,6 +201,11 @@ const schema = z
     KAFKA_TOPIC_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,100}$/, { error: 'must be up to 100 of A-Z a-z 0-9 . _ -' })
+      .optional(),
+    // Kafka's own limit for a group.instance.id is 249 characters, the same as for a topic name.
+    KAFKA_GROUP_INSTANCE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,249}$/, { error: 'must be up to 249 of A-Z a-z 0-9 . _ : -' })
       .optional(),
     AUTH_JWT_SECRET: z.string().optional(),
     AUTH_JWKS_URL: urlWithScheme(['https', 'http']).optional(),
@@ -281,6 +294,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     kafkaBrokers: values.KAFKA_BROKERS ?? [],
     kafkaTopicPartitions: values.KAFKA_TOPIC_PARTITIONS,
     kafkaTopicPrefix: values.KAFKA_TOPIC_PREFIX ?? '',
+    // A container's host name is its own and survives a restart of its process.
+    kafkaGroupInstanceId: values.KAFKA_GROUP_INSTANCE_ID ?? hostname(),
     auth: {
       jwtSecret: values.AUTH_JWKS_URL ? undefined : (values.AUTH_JWT_SECRET ?? SANDBOX_JWT_SECRET),
       jwksUrl: values.AUTH_JWKS_URL,

@@ -39,7 +39,7 @@ export { type ServingHttp, serveHttp } from './http/serve';
 export { parseBody, parseInput, parseParams, parseQuery } from './http/validation';
 export type * from './kafka/kafka-client';
 export { configuredKafkaReadiness, kafkaReadinessCheck } from './kafka/kafka-readiness';
-export { createKafkajsClient, type KafkajsClientOptions } from './kafka/kafkajs-client';
+export { createPlatformaticClient, type PlatformaticClientOptions } from './kafka/platformatic-client';
 export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
 export { createMetrics, type Metrics } from './metrics';
 export { loadConfigOrExit, type StopOnSignalsOptions, stopOnSignals } from './process-lifecycle';

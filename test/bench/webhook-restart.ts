@@ -2,17 +2,23 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import { apiClient, type Caller } from '../src/support/api-client';
-import { type RunningService, startProcess } from '../src/support/service-process';
+import { type RunningService, repositoryRoot, startProcess } from '../src/support/service-process';
 
 // Breach → webhook latency through Kafka in the production topology (projector publishing, dispatcher
 // consuming as a group), warm and right after the dispatcher was SIGKILLed and started again: issue 11,
 // fault 4 (webhooks stopped for 20-30 s after a dispatcher crash while the group waited out the dead
 // member's session). Needs the project's broker: `scripts/kafka-broker start`, then
 //   npx tsx test/bench/webhook-restart.ts          (BENCH_KILLS, default 3)
+// BENCH_BASELINE=<another checkout, installed> runs its dispatcher too, in turns with this one's, on the
+// same topics, group and database: a client change measured against the one before it in one run.
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const KILLS = Number(process.env.BENCH_KILLS ?? 3);
 const dispatcher = ['node_modules/.bin/tsx', 'service/src/processes/webhook-dispatcher.ts'];
+const checkouts = [
+  { name: 'this checkout', cwd: repositoryRoot },
+  ...(process.env.BENCH_BASELINE ? [{ name: 'baseline', cwd: process.env.BENCH_BASELINE }] : []),
+];
 
 const arrivals = new Map<string, number>();
 const receiver = createServer((req, res) => {
@@ -54,7 +60,7 @@ try {
   processes.push(commandApi);
   // Kept in `processes` from the start, so a failed run still stops it (the dispatcher of a failed run
   // once kept consuming the shared group after its database was gone).
-  processes.push(await startProcess(dispatcher, env, '/healthz'));
+  processes.push(await startProcess(dispatcher, env, '/healthz', checkouts[0]!.cwd));
   const api = apiClient(commandApi.baseUrl);
 
   const farmer: Caller = { sub: 'bench-farmer', givenName: 'Bench', familyName: 'Mark' };
@@ -78,7 +84,7 @@ try {
     term_end: day(90),
   };
   const policies: string[] = [];
-  for (let at = 0; at < 2 * KILLS + 2; at += 1)
+  for (let at = 0; at < 2 * KILLS * checkouts.length + 2; at += 1)
     policies.push((await api.post('/insurance/policies', insurer, cover)).body.policy_id);
   // Storm 32.5 m/s yesterday, posted after issue (a cover is not sold on a loss already in the data).
   const posted = await api.post('/insurance/index-readings', feed, {
@@ -101,18 +107,28 @@ try {
   for (let at = 0; at < 2; at += 1) warm.push(await breachDelivered(performance.now()));
   const rows: string[] = [];
   for (let kill = 1; kill <= KILLS; kill += 1) {
-    const killedAt = performance.now();
-    await processes.pop()!.kill();
-    processes.push(await startProcess(dispatcher, env, '/healthz'));
-    const readyAt = performance.now();
-    const sinceReady = await breachDelivered(readyAt);
-    rows.push(
-      `| ${kill} | ${Math.round(readyAt - killedAt)} | ${sinceReady} | ${Math.round(readyAt - killedAt) + sinceReady} |`,
-    );
+    for (const checkout of checkouts) {
+      if (checkouts.length > 1) {
+        // The other checkout's dispatcher leaves the group; this one joins and consumes one breach first.
+        await processes.pop()!.stop();
+        processes.push(await startProcess(dispatcher, env, '/healthz', checkout.cwd));
+        await breachDelivered(performance.now());
+      }
+      const killedAt = performance.now();
+      await processes.pop()!.kill();
+      processes.push(await startProcess(dispatcher, env, '/healthz', checkout.cwd));
+      const readyAt = performance.now();
+      const sinceReady = await breachDelivered(readyAt);
+      rows.push(
+        `| ${checkout.name} | ${kill} | ${Math.round(readyAt - killedAt)} | ${sinceReady} | ${Math.round(readyAt - killedAt) + sinceReady} |`,
+      );
+    }
   }
   console.log(`Warm breach → webhook: ${warm.join(', ')} ms`);
-  console.log('| kill | SIGKILL → new dispatcher ready (ms) | ready → webhook (ms) | SIGKILL → webhook (ms) |');
-  console.log('|---|---|---|---|');
+  console.log(
+    '| dispatcher | kill | SIGKILL → new dispatcher ready (ms) | ready → webhook (ms) | SIGKILL → webhook (ms) |',
+  );
+  console.log('|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 } finally {
   for (const process of processes.reverse()) await process.stop().catch(() => undefined);

@@ -2,7 +2,7 @@ import { prefixedTopics } from '@cropcover/contracts';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Config, Logger } from '@cropcover/runtime';
-import { createKafkajsClient } from '@cropcover/runtime';
+import { createPlatformaticClient } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { type IntegrationPublisher, startIntegrationPublisher } from './integration-publisher';
@@ -23,7 +23,7 @@ export const startConfiguredIntegrationPublisher = async (
     ? undefined
     : startIntegrationPublisher({
         ...deps,
-        kafka: createKafkajsClient({
+        kafka: createPlatformaticClient({
           brokers: config.kafkaBrokers,
           clientId: 'cropcover-projector',
           logger: deps.logger,

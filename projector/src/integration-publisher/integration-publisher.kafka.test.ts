@@ -10,7 +10,7 @@ import { farmerStream, farmStream, policyStream, shareableIdStream } from '@crop
 import type { NewEvent } from '@cropcover/eventstore';
 import { readCheckpoint } from '@cropcover/read-store';
 import type { IncomingMessage, KafkaClient } from '@cropcover/runtime';
-import { createKafkajsClient } from '@cropcover/runtime';
+import { createPlatformaticClient } from '@cropcover/runtime';
 import { describeWithKafka, kafkaBrokerScript, testBrokers } from '@cropcover/runtime/testing';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describeWithKafka('integration publisher against a real broker', () => {
 
   beforeAll(async () => {
     t = await openProjectorTestDatabase('kafka_publisher');
-    kafka = createKafkajsClient({ brokers: testBrokers, clientId: 'publisher-test', logger: t.logger });
+    kafka = createPlatformaticClient({ brokers: testBrokers, clientId: 'publisher-test', logger: t.logger });
   });
 
   afterEach(async () => {

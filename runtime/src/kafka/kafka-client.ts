@@ -1,5 +1,5 @@
 // The Kafka port: what CropCover needs from a broker, in our own terms, so the client library behind
-// it (kafkajs today, unmaintained since 2023) can be swapped without touching publisher or consumers.
+// it (@platformatic/kafka) can be swapped without touching publisher or consumers.
 
 export interface OutgoingMessage {
   readonly key: string;
@@ -30,6 +30,10 @@ export interface IncomingMessage {
 
 export interface ConsumerGroupOptions {
   readonly groupId: string;
+  /** Static membership (KIP-345): a member restarted under the same id takes its predecessor's place and
+   *  partitions without a rebalance. Unique per member of the group, stable across its restarts. Unset: a
+   *  dynamic member, which a restart replaces only after the dead one's session timed out. */
+  readonly groupInstanceId?: string;
   readonly topics: readonly string[];
   /** Where a group without committed offsets starts: the oldest message, or only new ones. */
   readonly fromBeginning: boolean;

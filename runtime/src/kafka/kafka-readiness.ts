@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { ReadinessCheck } from '../http/readiness';
 import type { Logger } from '../logger';
 import type { KafkaClient } from './kafka-client';
-import { createKafkajsClient } from './kafkajs-client';
+import { createPlatformaticClient } from './platformatic-client';
 
 export const kafkaReadinessCheck = (kafka: KafkaClient): ReadinessCheck => ({
   name: 'kafka',
@@ -15,6 +15,6 @@ export const configuredKafkaReadiness = (config: Config, logger: Logger): Readin
     ? []
     : [
         kafkaReadinessCheck(
-          createKafkajsClient({ brokers: config.kafkaBrokers, clientId: 'cropcover-readiness', logger }),
+          createPlatformaticClient({ brokers: config.kafkaBrokers, clientId: 'cropcover-readiness', logger }),
         ),
       ];

@@ -13,7 +13,7 @@ import {
   testBrokers,
 } from '@cropcover/projector/testing';
 import { readCheckpoint } from '@cropcover/read-store';
-import { createKafkajsClient, type KafkaClient } from '@cropcover/runtime';
+import { createPlatformaticClient, type KafkaClient } from '@cropcover/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
@@ -144,7 +144,7 @@ const crash = async (role: Role): Promise<void> => {
 
 beforeAll(async () => {
   t = await openProjectorTestDatabase('fault_topology');
-  kafka = createKafkajsClient({ brokers: testBrokers, clientId: 'topology-fault-test', logger: t.logger });
+  kafka = createPlatformaticClient({ brokers: testBrokers, clientId: 'topology-fault-test', logger: t.logger });
   receiver = await startBreachReceiver();
   env = {
     DATABASE_URL: t.url,

@@ -1,5 +1,5 @@
 import { prefixedTopics } from '@cropcover/contracts';
-import { type Config, createKafkajsClient, type Logger } from '@cropcover/runtime';
+import { type Config, createPlatformaticClient, type Logger } from '@cropcover/runtime';
 import { BREACH_CONSUMER_GROUP, type KafkaBreachSource } from './kafka-breach-consumer';
 
 /** Kafka when KAFKA_BROKERS is set, else undefined: the dispatcher then takes breaches from the log. */
@@ -7,8 +7,13 @@ export const configuredBreachSource = (config: Config, logger: Logger): KafkaBre
   config.kafkaBrokers.length === 0
     ? undefined
     : {
-        client: createKafkajsClient({ brokers: config.kafkaBrokers, clientId: 'cropcover-webhook-dispatcher', logger }),
+        client: createPlatformaticClient({
+          brokers: config.kafkaBrokers,
+          clientId: 'cropcover-webhook-dispatcher',
+          logger,
+        }),
         partitions: config.kafkaTopicPartitions,
         topic: prefixedTopics(config.kafkaTopicPrefix).triggerBreaches,
         groupId: `${config.kafkaTopicPrefix}${BREACH_CONSUMER_GROUP}`,
+        groupInstanceId: config.kafkaGroupInstanceId,
       };

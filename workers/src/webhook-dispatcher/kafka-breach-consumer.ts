@@ -21,6 +21,8 @@ export interface KafkaBreachSource {
   /** Tests consume topics and groups of their own; production uses the defaults. */
   readonly topic?: string;
   readonly groupId?: string;
+  /** This dispatcher's static member id (KAFKA_GROUP_INSTANCE_ID); unset: a dynamic member. */
+  readonly groupInstanceId?: string;
 }
 
 export interface KafkaBreachConsumerDeps {
@@ -102,6 +104,7 @@ export const consumeBreachesFromKafka = (
     partitions,
     topic = INTEGRATION_TOPICS.triggerBreaches,
     groupId = BREACH_CONSUMER_GROUP,
+    groupInstanceId,
   }: KafkaBreachSource,
   { eventStore, db, clock, logger, stopping, onRecorded }: KafkaBreachConsumerDeps,
 ): ConsumerGroupMember => {
@@ -138,13 +141,15 @@ export const consumeBreachesFromKafka = (
         // A new group starts from the oldest breach kept: what was recorded already is not recorded again.
         const member = await client.joinConsumerGroup({
           groupId,
+          // A restarted dispatcher takes its partitions back at once (issue 11, fault 4).
+          ...(groupInstanceId === undefined ? {} : { groupInstanceId }),
           topics: [topic],
           fromBeginning: true,
           // Breaches of one policy share a partition (keyed by policy id), so they stay in order.
           partitionsAtOnce: partitions,
           onMessage,
         });
-        logger.info({ topic, groupId }, 'consuming breaches from Kafka');
+        logger.info({ topic, groupId, groupInstanceId }, 'consuming breaches from Kafka');
         return member;
       } catch (error) {
         const delayMs = Math.min(JOIN_MAX_BACKOFF_MS, JOIN_BACKOFF_MS * 2 ** failures);

@@ -14,7 +14,7 @@ import {
   readTopics,
   testBrokers,
 } from '@cropcover/projector/testing';
-import { createKafkajsClient, type KafkaClient, systemClock } from '@cropcover/runtime';
+import { createPlatformaticClient, type KafkaClient, systemClock } from '@cropcover/runtime';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
@@ -204,7 +204,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
 
   beforeAll(async () => {
     t = await openProjectorTestDatabase('kafka_webhook_dispatcher');
-    kafka = createKafkajsClient({ brokers: testBrokers, clientId: 'webhook-dispatcher-test', logger: t.logger });
+    kafka = createPlatformaticClient({ brokers: testBrokers, clientId: 'webhook-dispatcher-test', logger: t.logger });
     receiver = await startReceiver();
   });
 
