@@ -15,7 +15,8 @@ import { runMonitorTick } from '../src/monitor/monitor-tick';
 // injected clock. Prints policies/s, peak RSS and heap. Further days (BENCH_DAYS) run a pass each on the
 // following days with no new readings: what the monitor does when nothing happened.
 // Usage: npx tsx workers/bench/monitor-portfolio.ts   (BENCH_POLICIES, default 100000; BENCH_CELLS, default
-// 1000; BENCH_DAYS, default 2; BENCH_POOL, default 10 connections as in production; DATABASE_URL).
+// 1000; BENCH_DAYS, default 2; BENCH_POOL, default 10 connections as in production; BENCH_CONCURRENCY,
+// default the monitor's; DATABASE_URL).
 // Creates a scratch database cc_bench_monitor_* on the server and drops it.
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,6 +24,7 @@ const POLICIES = Number(process.env.BENCH_POLICIES ?? 100_000);
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 2);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
+const CONCURRENCY = process.env.BENCH_CONCURRENCY === undefined ? undefined : Number(process.env.BENCH_CONCURRENCY);
 const GOAL_POLICIES_PER_SECOND = 500;
 
 const SOURCE_ID = 'src-grid-bench';
@@ -137,8 +139,10 @@ try {
     peakRss = 0;
     peakHeap = 0;
     const started = performance.now();
-    const tick = await runMonitorTick({ deps: { eventStore, db }, clock, logger, metrics });
+    const cpuBefore = process.cpuUsage();
+    const tick = await runMonitorTick({ deps: { eventStore, db }, clock, logger, metrics, concurrency: CONCURRENCY });
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     sampleMemory();
     const handled = tick.evaluated + tick.closed + tick.failed;
     const rate = handled / seconds;
@@ -148,6 +152,8 @@ try {
         ...tick,
         seconds: Number(seconds.toFixed(2)),
         policies_per_second: Math.round(rate),
+        // This process's own CPU per policy: what the machine's load does not change much.
+        node_cpu_ms_per_policy: Number(((cpu.user + cpu.system) / 1000 / handled).toFixed(2)),
         events_appended: (await events()) - eventsBefore,
         peak_rss: mib(peakRss),
         peak_heap: mib(peakHeap),

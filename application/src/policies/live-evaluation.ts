@@ -8,7 +8,9 @@ import {
   policyAggregate,
   policyDataSources,
   policyStream,
+  type ReadReadingHistory,
   refuseUnevaluablePolicy,
+  repeatsLatestEvaluation,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
@@ -22,6 +24,15 @@ export interface LiveEvaluation {
   readonly result: EvaluationResult;
   /** Where the evaluation's events landed, for read-your-writes. */
   readonly position: GlobalPosition | undefined;
+  /** Whether anything was appended: a daily round that repeats the last evaluation appends nothing. */
+  readonly recorded: boolean;
+}
+
+/** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
+ *  evaluation that repeats the policy's last one is left unrecorded (`repeatsLatestEvaluation`), so the
+ *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
+export interface DailyRound {
+  readonly readReadings: ReadReadingHistory;
 }
 
 /** Evaluates as of today and records it. Concurrent evaluations of one policy cannot pay twice: each
@@ -34,6 +45,7 @@ export const liveEvaluation = async (
   context: CommandContext,
   policyId: string,
   alreadyLoaded?: LoadedStream<Policy>,
+  dailyRound?: DailyRound,
 ): Promise<LiveEvaluation> => {
   const stream = policyStream(policyId);
   const loaded = alreadyLoaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
@@ -50,7 +62,7 @@ export const liveEvaluation = async (
   }
   refuseUnevaluablePolicy(policy, context.now);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
-  const readings = await readingHistoryFrom(deps.db)({
+  const readings = await (dailyRound?.readReadings ?? readingHistoryFrom(deps.db))({
     sources: policyDataSources(policy),
     from: policy.issued.term_start,
     to: policy.issued.term_end,
@@ -64,7 +76,9 @@ export const liveEvaluation = async (
     policyAggregate,
     (state) => {
       decided = evaluatePolicy({ actor: context.actor, evaluationId, readings, now: context.now }, state);
-      return decided;
+      const repeat =
+        dailyRound !== undefined && repeatsLatestEvaluation(visibleIssuedPolicy(state, context.actor), decided);
+      return repeat ? [] : decided;
     },
     context,
     loaded,
@@ -72,5 +86,6 @@ export const liveEvaluation = async (
   return {
     result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
+    recorded: outcome.appended !== undefined,
   };
 };
