@@ -17,8 +17,9 @@ export {
 export { type RecordedReadings, recordIndexReadings, type SourceReading } from './index-readings/record-index-readings';
 export { sourceReadingsOf } from './index-readings/source-readings';
 export { backtestEvaluation } from './policies/backtest-evaluation';
-export { type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
+export { type DailyRound, type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
 export { loadPricingHistory } from './policies/pricing-history';
 export { readingHistoryFrom } from './readings/reading-history';
+export { sharedReadingHistory } from './readings/shared-reading-history';
 export { newWebhookSecret, storeWebhookSecret, webhookSigningKey } from './webhooks/webhook-secret';

@@ -22,6 +22,7 @@ export {
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/webhook-secret-tables';
+export type * from './schema/monitor/policy-monitor-tables';
 export type * from './schema/projector/checkpoint-tables';
 export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';

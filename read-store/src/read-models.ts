@@ -1,6 +1,7 @@
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
+import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables';
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
 import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
@@ -10,7 +11,8 @@ import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-
 
 // Every table of the read store, grouped under schema/<owner>/ by the one process that writes it:
 // the projector (rebuilt from the log), the command API (records of answers and reference data that
-// are not events) and the webhook dispatcher (its delivery ledger). Any process may read any of them.
+// are not events), the webhook dispatcher (its delivery ledger) and the monitor (its rounds and leases).
+// Any process may read any of them.
 
 export interface ReadModels
   extends RegistryTables,
@@ -20,7 +22,8 @@ export interface ReadModels
     CheckpointTables,
     IndexReadingsTables,
     WebhookSecretTables,
-    WebhookDeliveryTables {
+    WebhookDeliveryTables,
+    PolicyMonitorTables {
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -9,7 +9,9 @@ import {
   policyAggregate,
   policyDataSources,
   policyStream,
+  type ReadReadingHistory,
   refuseUnevaluablePolicy,
+  repeatsLatestEvaluation,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
@@ -24,6 +26,15 @@ export interface LiveEvaluation {
   readonly result: EvaluationResult;
   /** Where the evaluation's events landed, for read-your-writes. */
   readonly position: GlobalPosition | undefined;
+  /** Whether anything was appended: a daily round that repeats the last evaluation appends nothing. */
+  readonly recorded: boolean;
+}
+
+/** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
+ *  evaluation that repeats the policy's last one is left unrecorded (`repeatsLatestEvaluation`), so the
+ *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
+export interface DailyRound {
+  readonly readReadings: ReadReadingHistory;
 }
 
 export interface LiveEvaluationOptions {
@@ -33,6 +44,8 @@ export interface LiveEvaluationOptions {
    *  retry whose first run recorded its evaluation and died before answering gets that evaluation's
    *  answer instead of evaluating again (which would find the payout made and answer without it). */
   readonly evaluationId?: string;
+  /** Set by the monitor's daily round. */
+  readonly dailyRound?: DailyRound;
 }
 
 /** The answer of an evaluation already recorded under this id, as its own run gave it; undefined when the
@@ -51,6 +64,7 @@ const recordedEvaluation = async (
   return {
     result: evaluationResult(visibleIssuedPolicy(state, context.actor), earlier),
     position: recorded.at(-1)?.position,
+    recorded: true,
   };
 };
 
@@ -84,7 +98,7 @@ export const liveEvaluation = async (
   }
   refuseUnevaluablePolicy(policy, context.now);
   // The triggers are frozen at issue, so the readings a retry needs are the ones loaded here.
-  const readings = await readingHistoryFrom(deps.db)({
+  const readings = await (options.dailyRound?.readReadings ?? readingHistoryFrom(deps.db))({
     sources: policyDataSources(policy),
     from: policy.issued.term_start,
     to: policy.issued.term_end,
@@ -98,7 +112,9 @@ export const liveEvaluation = async (
     policyAggregate,
     (state) => {
       decided = evaluatePolicy({ actor: context.actor, evaluationId, readings, now: context.now }, state);
-      return decided;
+      const repeat =
+        options.dailyRound !== undefined && repeatsLatestEvaluation(visibleIssuedPolicy(state, context.actor), decided);
+      return repeat ? [] : decided;
     },
     context,
     loaded,
@@ -106,5 +122,6 @@ export const liveEvaluation = async (
   return {
     result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
+    recorded: outcome.appended !== undefined,
   };
 };

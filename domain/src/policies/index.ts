@@ -9,5 +9,6 @@ export * from './next-monitoring-date';
 export * from './policy';
 export * from './policy-access';
 export * from './policy-view';
+export * from './repeated-evaluation';
 export * from './settle-payout';
 export * from './trigger-status';

@@ -6,6 +6,7 @@ import type {
   PolicyIssued,
   PolicyStatus,
   SkipReason,
+  TriggerEvaluated,
   TriggerTerms,
 } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
@@ -36,7 +37,33 @@ export interface PerilCover {
   readonly latestCoverage: DataCoverage | null;
   /** Why the last evaluation skipped the peril; null when it evaluated it or none has run yet. */
   readonly latestSkipReason: SkipReason | null;
+  /** What the last evaluation that evaluated the peril concluded, and from which readings; null when the
+   *  last one skipped it or none has run yet. The monitor appends nothing for an evaluation that repeats it. */
+  readonly latestConclusion: PerilConclusion | null;
 }
+
+/** The part of a recorded TriggerEvaluated that a later evaluation on unchanged inputs repeats: the
+ *  window's start, the readings used (their digest), the aggregate and what it is worth. Not the window's
+ *  end or the coverage, which move with the calendar alone. */
+export interface PerilConclusion {
+  readonly readingsFrom: string | null;
+  /** Null on evaluations recorded before provenance was: nothing repeats them. */
+  readonly digest: string | null;
+  readonly observedValue: number;
+  readonly breached: boolean;
+  readonly severity: number;
+  readonly amountDueMinor: number | null;
+}
+
+/** The conclusion a TriggerEvaluated records. */
+export const conclusionOf = (evaluated: TriggerEvaluated): PerilConclusion => ({
+  readingsFrom: evaluated.provenance?.readings_from ?? null,
+  digest: evaluated.provenance?.digest ?? null,
+  observedValue: evaluated.observed_value,
+  breached: evaluated.breached,
+  severity: evaluated.severity,
+  amountDueMinor: evaluated.amount_due_minor ?? null,
+});
 
 export interface PolicyPayout {
   readonly payoutId: string;
@@ -88,6 +115,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         latestObservedValue: null,
         latestCoverage: null,
         latestSkipReason: null,
+        latestConclusion: null,
       })),
       payouts: [],
       paidMinor: 0,
@@ -104,6 +132,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
           latestObservedValue: event.data.observed_value,
           latestCoverage: event.data.coverage ?? null,
           latestSkipReason: null,
+          latestConclusion: conclusionOf(event.data),
           // Due what it was paid or more again: a later drop is a new overpayment. An evaluation recorded
           // before amounts due were says nothing of it (and none was recorded then).
           overpaidDueMinor:
@@ -124,6 +153,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
                 latestCoverage: null,
                 // A skip recorded before reasons were had no reading at all.
                 latestSkipReason: event.data.reasons?.[cover.terms.peril] ?? 'no_data',
+                latestConclusion: null,
               }
             : cover,
         ),

@@ -84,6 +84,7 @@ describe('read-model migrations', () => {
       'policies',
       'policy_counts',
       'policy_evaluations',
+      'policy_monitor_rounds',
       'policy_payouts',
       'projection_checkpoints',
       'webhook_deliveries',

@@ -2,6 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 
 export interface MonitorMetrics {
   readonly evaluated: Counter;
+  readonly unchanged: Counter;
   readonly closed: Counter;
   readonly failed: Counter;
 }
@@ -13,6 +14,11 @@ export const createMonitorMetrics = (registry?: Registry): MonitorMetrics => {
     evaluated: new Counter({
       name: 'policy_monitor_policies_evaluated_total',
       help: 'Live evaluations the policy monitor made.',
+      registers,
+    }),
+    unchanged: new Counter({
+      name: 'policy_monitor_evaluations_unchanged_total',
+      help: "Live evaluations that repeated the policy's last one, so appended nothing.",
       registers,
     }),
     closed: new Counter({

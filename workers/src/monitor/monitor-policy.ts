@@ -1,4 +1,4 @@
-import { handleCommand, liveEvaluation, loadStream } from '@cropcover/application';
+import { type DailyRound, handleCommand, liveEvaluation, loadStream } from '@cropcover/application';
 import {
   closePolicy,
   isClosingDue,
@@ -12,6 +12,8 @@ import type { PolicyMonitorDeps } from './monitor-deps';
 
 export interface PolicyMonitoring {
   readonly evaluated: boolean;
+  /** Evaluated, and the evaluation repeated the last one: nothing was appended. */
+  readonly unchanged: boolean;
   readonly closed: boolean;
 }
 
@@ -19,12 +21,14 @@ export interface PolicyMonitoring {
  *  (term end + settlement period) has come, close it, paid or not — no evaluation pays after that;
  *  before it, evaluate it when it is due (the same live evaluation a user's request makes). An
  *  evaluation moves the next monitoring date past today, so a monitor that comes to the policy after
- *  another finds nothing due. */
+ *  another finds nothing due; one that repeats the last evaluation appends nothing, and the monitor's own
+ *  rounds table keeps the day instead. */
 export const monitorPolicy = async (
   deps: PolicyMonitorDeps,
   policyId: string,
   now: Date,
   tickId: string,
+  dailyRound: DailyRound,
 ): Promise<PolicyMonitoring> => {
   const stream = policyStream(policyId);
   const loaded = await loadStream(deps.eventStore, stream, policyAggregate);
@@ -40,10 +44,10 @@ export const monitorPolicy = async (
       context,
       loaded,
     );
-    return { evaluated: false, closed: outcome.appended !== undefined };
+    return { evaluated: false, unchanged: false, closed: outcome.appended !== undefined };
   }
   const due = nextMonitoringDate(state);
-  const evaluated = due !== undefined && due <= utcDate(now);
-  if (evaluated) await liveEvaluation(deps, context, policyId, { loaded });
-  return { evaluated, closed: false };
+  if (due === undefined || due > utcDate(now)) return { evaluated: false, unchanged: false, closed: false };
+  const { recorded } = await liveEvaluation(deps, context, policyId, { loaded, dailyRound });
+  return { evaluated: true, unchanged: !recorded, closed: false };
 };

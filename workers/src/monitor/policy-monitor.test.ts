@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { backtestEvaluation, liveEvaluation, recordIndexReadings } from '@cropcover/application';
 import type { ReadingIndex } from '@cropcover/contracts';
@@ -18,7 +19,6 @@ import { MONITOR_SUBJECT, monitorContext } from './monitor-context';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import { createMonitorMetrics } from './monitor-metrics';
 import { runMonitorTick } from './monitor-tick';
-import { monitoredPolicies } from './monitored-policies';
 import { startPolicyMonitor } from './policy-monitor';
 
 // The monitor composed from the real pieces: the PostgreSQL event store, the projector keeping the
@@ -152,11 +152,11 @@ describe('policy monitor', () => {
     await world.issue('p-flood');
     await world.readings(FLOOD);
 
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, unchanged: 0 });
     expect(await world.evaluationIds('p-flood')).toEqual([]);
 
     world.clock.set('2026-03-02T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, unchanged: 0 });
     // The read model may still list it as due: the stream says it was evaluated today.
     expect(await world.tick()).toMatchObject({ evaluated: 0 });
 
@@ -197,20 +197,61 @@ describe('policy monitor', () => {
     }
   });
 
+  it('appends nothing for a day whose evaluation repeats the last one, once a day, and records the next change', async () => {
+    const world = await openWorld();
+    await world.issue('p-quiet-days');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    await world.projected('p-quiet-days');
+    const recorded = (await world.events('p-quiet-days')).length;
+
+    // Given no new reading, when the monitor runs on the next days, then it evaluates once a day and appends nothing
+    for (const day of ['2026-03-03', '2026-03-04']) {
+      world.clock.set(`${day}T00:05:00.000Z`);
+      expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
+      expect(await world.tick()).toEqual({ evaluated: 0, unchanged: 0, closed: 0, failed: 0 });
+    }
+    expect(await world.events('p-quiet-days')).toHaveLength(recorded);
+
+    // When a deeper flood comes in, then the next day's evaluation records it and pays the difference
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-04', value: 100 }]);
+    world.clock.set('2026-03-05T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    const payouts = (await world.events('p-quiet-days')).filter((event) => event.type === 'PayoutApproved');
+    expect(payouts).toHaveLength(2);
+  });
+
+  it('takes the policies of a monitor that died holding their lease once the lease has run out', async () => {
+    const world = await openWorld();
+    await world.issue('p-orphan');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    // A monitor claimed it and died before finishing its round.
+    await world.t.db
+      .insertInto('policy_monitor_rounds')
+      .values({ policy_id: 'p-orphan', lease_id: randomUUID(), leased_until: '2026-03-02T00:07:00.000Z' })
+      .execute();
+
+    expect(await world.tick()).toEqual({ evaluated: 0, unchanged: 0, closed: 0, failed: 0 });
+    world.clock.set('2026-03-02T00:07:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    expect(await world.evaluationIds('p-orphan')).toHaveLength(1);
+  });
+
   it('closes an unpaid policy at term end plus the settlement period as expired, and lists it no more', async () => {
     const world = await openWorld();
     await world.issue('p-quiet', { termEnd: '2026-03-31' });
 
     // The day before closing it is still monitored (no readings: the evaluation records the skip).
     world.clock.set('2026-04-29T03:00:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 0, unchanged: 0 });
     await world.projected('p-quiet');
     expect(await world.row('p-quiet')).toEqual({ status: 'active', next_monitoring_date: null });
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, unchanged: 0 });
 
     world.clock.set('2026-04-30T00:01:00.000Z');
-    expect(await monitoredPolicies(world.t.db, '2026-04-30')).toEqual(['p-quiet']);
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, unchanged: 0 });
     const last = (await world.events('p-quiet')).at(-1)!;
     expect(last).toMatchObject({
       type: 'PolicyClosed',
@@ -220,8 +261,8 @@ describe('policy monitor', () => {
 
     await world.projected('p-quiet');
     expect(await world.row('p-quiet')).toEqual({ status: 'expired', next_monitoring_date: null });
-    expect(await monitoredPolicies(world.t.db, '2026-05-15')).toEqual([]);
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+    world.clock.set('2026-05-15T00:01:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, unchanged: 0 });
   });
 
   it('closes a policy it missed without evaluating it: nothing is paid after the closing date', async () => {
@@ -230,7 +271,7 @@ describe('policy monitor', () => {
     await world.readings(FLOOD);
 
     world.clock.set('2026-06-01T00:01:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, unchanged: 0 });
     const events = await world.events('p-missed');
     expect(events.map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyClosed']);
     expect(events[1]!.data).toMatchObject({ status: 'expired', closed_at: '2026-06-01T00:01:00.000Z' });
@@ -246,11 +287,11 @@ describe('policy monitor', () => {
     // A deeper flood comes in after the settlement period: the policy is closed, not evaluated.
     await world.readings([{ index: 'rainfall_mm', date: '2026-03-03', value: 200 }]);
     world.clock.set('2026-05-10T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 1, failed: 0, unchanged: 0 });
     await world.projected('p-paid');
     expect(await world.row('p-paid')).toEqual({ status: 'claimed', next_monitoring_date: null });
     world.clock.set('2027-03-31T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, unchanged: 0 });
     const events = await world.events('p-paid');
     expect(events.filter((event) => event.type === 'PayoutApproved')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'PolicyClosed', data: { status: 'claimed' } });
@@ -291,7 +332,7 @@ describe('policy monitor', () => {
 
     for (const at of ['2026-03-02T00:05:00.000Z', '2026-03-20T00:05:00.000Z', '2026-06-01T00:05:00.000Z']) {
       world.clock.set(at);
-      expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, skipped: 0 });
+      expect(await world.tick()).toEqual({ evaluated: 0, closed: 0, failed: 0, unchanged: 0 });
     }
     expect((await world.events('p-lapsed')).map((event) => event.type)).toEqual(['PolicyIssued', 'PolicyLapsed']);
   });
@@ -359,7 +400,7 @@ describe('policy monitor', () => {
       .execute();
 
     world.clock.set('2026-03-02T00:05:00.000Z');
-    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 1, skipped: 0 });
+    expect(await world.tick()).toEqual({ evaluated: 1, closed: 0, failed: 1, unchanged: 0 });
     expect(await world.evaluationIds('p-good')).toHaveLength(1);
     const failure = world.logged
       .map((line) => JSON.parse(line))
@@ -391,7 +432,9 @@ describe('policy monitor', () => {
     }
     world.clock.set('2026-03-04T00:05:00.000Z');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(new Set(await world.evaluationIds('p-loop')).size).toBe(2);
+    // The second day's evaluation read the same readings and concluded the same: counted, not appended.
+    expect(new Set(await world.evaluationIds('p-loop')).size).toBe(1);
+    expect(await counted('policy_monitor_evaluations_unchanged_total')).toBe(1);
     expect(await counted('policy_monitor_policies_failed_total')).toBe(0);
     expect(await counted('policy_monitor_policies_closed_total')).toBe(0);
   });

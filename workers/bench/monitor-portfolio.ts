@@ -1,0 +1,174 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import type { PolicyIssued } from '@cropcover/contracts';
+import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
+import { policiesProjection, rebuildProjections } from '@cropcover/projector';
+import { policyStory } from '@cropcover/projector/testing';
+import { migrateReadModels, type ReadModels } from '@cropcover/read-store';
+import { createKysely, createLogger, createPool, endPool, settableClock } from '@cropcover/runtime';
+import { sql } from 'kysely';
+import { createMonitorMetrics } from '../src/monitor/monitor-metrics';
+import { runMonitorTick } from '../src/monitor/monitor-tick';
+
+// The policy monitor at portfolio scale (issue 12): N policies due the same day, their fields on a few
+// hundred cells of one grid source (many policies read one cell), one pass of the monitor with an
+// injected clock. Prints policies/s, peak RSS and heap. Further days (BENCH_DAYS) run a pass each on the
+// following days with no new readings: what the monitor does when nothing happened.
+// Usage: npx tsx workers/bench/monitor-portfolio.ts   (BENCH_POLICIES, default 100000; BENCH_CELLS, default
+// 1000; BENCH_DAYS, default 2; BENCH_POOL, default 10 connections as in production; BENCH_CONCURRENCY,
+// default the monitor's; DATABASE_URL).
+// Creates a scratch database cc_bench_monitor_* on the server and drops it.
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POLICIES = Number(process.env.BENCH_POLICIES ?? 100_000);
+const CELLS = Number(process.env.BENCH_CELLS ?? 1_000);
+const DAYS = Number(process.env.BENCH_DAYS ?? 2);
+const POOL = Number(process.env.BENCH_POOL ?? 10);
+const CONCURRENCY = process.env.BENCH_CONCURRENCY === undefined ? undefined : Number(process.env.BENCH_CONCURRENCY);
+const GOAL_POLICIES_PER_SECOND = 500;
+
+const SOURCE_ID = 'src-grid-bench';
+const TERM = { start: '2026-03-01', end: '2026-08-31' };
+const ISSUED_AT = '2026-02-27T08:00:00.000Z';
+// Readings up to the day before the first pass, as a daily feed would have them.
+const FIRST_PASS = '2026-06-01T00:05:00.000Z';
+const READINGS_UNTIL = '2026-05-31';
+const PERILS = ['drought', 'flood', 'storm'] as const;
+
+const admin = async (statement: string): Promise<void> => {
+  const server = createPool(SERVER_URL, createLogger({ level: 'warn' }), { max: 1 });
+  try {
+    await server.query(statement);
+  } finally {
+    await endPool(server);
+  }
+};
+
+const name = `cc_bench_monitor_${randomBytes(4).toString('hex')}`;
+const url = new URL(SERVER_URL);
+url.pathname = `/${name}`;
+await admin(`create database ${name}`);
+
+const logger = createLogger({ level: 'warn' });
+const pool = createPool(url.toString(), logger, { max: POOL });
+const db = createKysely<ReadModels>(pool);
+const eventStore = createPostgresEventStore({ pool });
+
+const cellOf = (cell: number): string => {
+  const lat = -4 + 0.05 * Math.floor(cell / 40);
+  const lon = 34 + 0.05 * (cell % 40);
+  return `${lat.toFixed(3)},${lon.toFixed(3)}`;
+};
+
+const seed = async (): Promise<void> => {
+  await migrateEventStore(pool);
+  await migrateReadModels(db);
+  // Daily rain ~3 mm and wind ~6 m/s on every cell; every tenth cell had a 5-day flood in April.
+  await sql`
+    insert into index_readings (source_id, location, index, date, value, note, revision, recorded_at, recorded_by)
+    select ${SOURCE_ID}, cells.location, series.index, day::date,
+      case
+        when series.index = 'wind_speed_ms' then 4 + (cells.n * 7 + extract(doy from day)::int) % 5
+        when cells.n % 10 = 0 and day between '2026-04-10' and '2026-04-14' then 40
+        else ((cells.n * 13 + extract(doy from day)::int) % 7)::double precision
+      end,
+      null, 1, now(), 'provider-bench'
+    from unnest(${Array.from({ length: CELLS }, (_, n) => cellOf(n))}::text[]) with ordinality as cells(location, n)
+    cross join (values ('rainfall_mm'), ('wind_speed_ms')) as series(index)
+    cross join generate_series(${TERM.start}::date, ${READINGS_UNTIL}::date, interval '1 day') as day`.execute(db);
+  const template = policyStory({
+    policyId: 'template',
+    organizationId: 'org-bench',
+    perils: PERILS,
+    termStart: TERM.start,
+    termEnd: TERM.end,
+    issuedAt: ISSUED_AT,
+  }).events[0]!;
+  const issued = template.data as PolicyIssued;
+  let next = 0;
+  const writer = async (): Promise<void> => {
+    for (let i = next++; i < POLICIES; i = next++) {
+      const policyId = `pol-${String(i).padStart(7, '0')}`;
+      const location = cellOf(i % CELLS);
+      const data: PolicyIssued = {
+        ...issued,
+        policy_id: policyId,
+        farm_id: `farm-${i}`,
+        data_sources: Object.fromEntries(
+          issued.triggers.map((terms) => [
+            terms.peril,
+            { source_id: SOURCE_ID, kind: 'grid', index: terms.reading, location },
+          ]),
+        ),
+      };
+      await eventStore.append(
+        `policy-${policyId}`,
+        [{ type: template.type, data, metadata: { ...template.metadata, event_id: randomUUID() } }],
+        'no_stream',
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POOL, 16) }, writer));
+  await rebuildProjections({ eventStore, db, projections: [policiesProjection] });
+};
+
+const seedStarted = performance.now();
+await seed();
+console.log(
+  `seeded ${POLICIES} policies on ${CELLS} cells in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+);
+
+let peakRss = 0;
+let peakHeap = 0;
+const sampleMemory = (): void => {
+  const { rss, heapUsed } = process.memoryUsage();
+  peakRss = Math.max(peakRss, rss);
+  peakHeap = Math.max(peakHeap, heapUsed);
+};
+const sampler = setInterval(sampleMemory, 50);
+const clock = settableClock(FIRST_PASS);
+const metrics = createMonitorMetrics();
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+try {
+  for (let day = 0; day < DAYS; day += 1) {
+    clock.set(new Date(Date.parse(FIRST_PASS) + day * 86_400_000));
+    const events = async () => Number((await pool.query('select count(*) as n from events')).rows[0].n);
+    const eventsBefore = await events();
+    const load = loadavg()[0]!.toFixed(2);
+    peakRss = 0;
+    peakHeap = 0;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const tick = await runMonitorTick({ deps: { eventStore, db }, clock, logger, metrics, concurrency: CONCURRENCY });
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    sampleMemory();
+    const handled = tick.evaluated + tick.closed + tick.failed;
+    const rate = handled / seconds;
+    console.log(
+      JSON.stringify({
+        day: clock.now().toISOString().slice(0, 10),
+        ...tick,
+        seconds: Number(seconds.toFixed(2)),
+        policies_per_second: Math.round(rate),
+        // This process's own CPU per policy: what the machine's load does not change much.
+        node_cpu_ms_per_policy: Number(((cpu.user + cpu.system) / 1000 / handled).toFixed(2)),
+        events_appended: (await events()) - eventsBefore,
+        peak_rss: mib(peakRss),
+        peak_heap: mib(peakHeap),
+        load_average_at_start: load,
+        load_average_at_end: loadavg()[0]!.toFixed(2),
+      }),
+    );
+    if (day === 0)
+      console.log(
+        `goal ≥ ${GOAL_POLICIES_PER_SECOND} policies/s: ${rate >= GOAL_POLICIES_PER_SECOND ? 'met' : 'NOT met'}`,
+      );
+  }
+} finally {
+  clearInterval(sampler);
+  await eventStore.close();
+  await endPool(pool);
+  await admin(`drop database ${name} with (force)`);
+}
