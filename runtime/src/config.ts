@@ -76,7 +76,7 @@ export const configVariables = [
   },
   {
     name: 'HTTP_WORKERS',
-    default: '2',
+    default: '1',
     description:
       'HTTP worker processes `npm start` runs beside the one process that runs the projector and the workers (node:cluster).',
   },

@@ -13,7 +13,7 @@ import {
   stopOnSignals,
 } from '@cropcover/runtime';
 import type { Role } from './roles';
-import { startService } from './start';
+import { type RunningService, startService } from './start';
 
 // `npm start` on more than one core: one process runs the projector, the monitor and the webhook
 // dispatcher (each must run once), and HTTP_WORKERS node:cluster workers serve the command and query APIs
@@ -29,6 +29,7 @@ const HTTP_ROLES: readonly Role[] = ['command-api', 'query-api'];
 const METRICS_REPORT_TIMEOUT_MS = 2000;
 
 type ToWorker =
+  | { readonly kind: 'cropcover.background-started' }
   | { readonly kind: 'cropcover.progress'; readonly payload: string }
   | { readonly kind: 'cropcover.report-metrics'; readonly id: string }
   | { readonly kind: 'cropcover.scraped'; readonly id: string; readonly text: string };
@@ -42,9 +43,7 @@ const isMessage = <Message extends { kind: string }>(value: unknown): value is M
 
 const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
   const database = await resolveDatabaseUrl(config, logger);
-  const background = await startService(BACKGROUND_ROLES, { ...config, databaseUrl: database.url }, logger, {
-    serveOps: false,
-  });
+  let background: RunningService | undefined;
   let stopping = false;
   const reports = new Map<string, (metrics: ProcessMetrics) => void>();
 
@@ -65,12 +64,13 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
     });
   const scrapeAll = async (): Promise<string> => {
     const reported = await Promise.all(workers().map(reportOf));
-    const own = await background.metricsRegistry.getMetricsAsJSON();
+    const own = (await background?.metricsRegistry.getMetricsAsJSON()) ?? [];
     return aggregateMetrics([own, ...reported.filter((metrics) => metrics !== undefined)]);
   };
 
   const fork = (): void => {
     const worker = cluster.fork({ DATABASE_URL: database.url });
+    if (background) worker.send({ kind: 'cropcover.background-started' } satisfies ToWorker);
     worker.on('message', (message: unknown) => {
       if (!isMessage<ToPrimary>(message)) return;
       if (message.kind === 'cropcover.metrics-report') reports.get(message.id)?.(message.metrics);
@@ -81,13 +81,6 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
         );
     });
   };
-  background.projector?.onAdvanced((progress) => {
-    const message: ToWorker = {
-      kind: 'cropcover.progress',
-      payload: encodeProgress([progress.name], progress.position),
-    };
-    for (const worker of workers()) if (worker.isConnected()) worker.send(message);
-  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     logger.error({ pid: worker.process.pid, code, signal }, 'an HTTP worker died; starting another');
@@ -102,7 +95,20 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
       `CropCover listening on http://127.0.0.1:${address.port}`,
     );
   });
+  // The workers load the code while this process starts its roles, and open the port once it has: a
+  // service that answers /readyz has its projector running, so a write does not wait for it to start.
   for (let count = 0; count < config.httpWorkers; count += 1) fork();
+  background = await startService(BACKGROUND_ROLES, { ...config, databaseUrl: database.url }, logger, {
+    serveOps: false,
+  });
+  for (const worker of workers()) worker.send({ kind: 'cropcover.background-started' } satisfies ToWorker);
+  background.projector?.onAdvanced((progress) => {
+    const message: ToWorker = {
+      kind: 'cropcover.progress',
+      payload: encodeProgress([progress.name], progress.position),
+    };
+    for (const worker of workers()) if (worker.isConnected()) worker.send(message);
+  });
 
   stopOnSignals(logger, async () => {
     stopping = true;
@@ -117,7 +123,7 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
           }),
       ),
     );
-    await background.stop();
+    await background?.stop();
     await database.stop();
   });
 };
@@ -135,11 +141,19 @@ const relayedProgress: ProgressSource = {
 };
 
 const runHttpWorker = async (config: Config, logger: Logger): Promise<void> => {
+  const backgroundStarted = new Promise<void>((resolve) => {
+    const onMessage = (message: unknown): void => {
+      if (!isMessage<ToWorker>(message) || message.kind !== 'cropcover.background-started') return;
+      process.off('message', onMessage);
+      resolve();
+    };
+    process.on('message', onMessage);
+  });
   const scrapes = new Map<string, (text: string) => void>();
   const send = (message: ToPrimary): void => {
     process.send?.(message);
   };
-  let registry: Awaited<ReturnType<typeof startService>>['metricsRegistry'] | undefined;
+  let registry: RunningService['metricsRegistry'] | undefined;
   process.on('message', (message: unknown) => {
     if (!isMessage<ToWorker>(message)) return;
     if (message.kind === 'cropcover.scraped') scrapes.get(message.id)?.(message.text);
@@ -157,11 +171,12 @@ const runHttpWorker = async (config: Config, logger: Logger): Promise<void> => {
       });
       send({ kind: 'cropcover.scrape', id });
     });
+  // A worker whose first process is gone (killed) has no projector to wait for: it stops too.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  await backgroundStarted;
   const service = await startService(HTTP_ROLES, config, logger, { projectorProgress: relayedProgress, scrapeMetrics });
   registry = service.metricsRegistry;
   stopOnSignals(logger, service.stop);
-  // A worker whose first process is gone (killed) has no projector to wait for: it stops too.
-  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 };
 
 /** `npm start`: every role, on an embedded PostgreSQL unless DATABASE_URL is set, on HTTP_WORKERS + 1 processes. */
