@@ -35,6 +35,7 @@ type ToWorker =
   | { readonly kind: 'cropcover.scraped'; readonly id: string; readonly text: string };
 
 type ToPrimary =
+  | { readonly kind: 'cropcover.await-background' }
   | { readonly kind: 'cropcover.scrape'; readonly id: string }
   | { readonly kind: 'cropcover.metrics-report'; readonly id: string; readonly metrics: ProcessMetrics };
 
@@ -44,6 +45,10 @@ const isMessage = <Message extends { kind: string }>(value: unknown): value is M
 const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
   const database = await resolveDatabaseUrl(config, logger);
   let background: RunningService | undefined;
+  let backgroundStarted: () => void = () => undefined;
+  const backgroundStart = new Promise<void>((resolve) => {
+    backgroundStarted = resolve;
+  });
   let stopping = false;
   const reports = new Map<string, (metrics: ProcessMetrics) => void>();
 
@@ -70,10 +75,11 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
 
   const fork = (): void => {
     const worker = cluster.fork({ DATABASE_URL: database.url });
-    if (background) worker.send({ kind: 'cropcover.background-started' } satisfies ToWorker);
     worker.on('message', (message: unknown) => {
       if (!isMessage<ToPrimary>(message)) return;
-      if (message.kind === 'cropcover.metrics-report') reports.get(message.id)?.(message.metrics);
+      if (message.kind === 'cropcover.await-background')
+        void backgroundStart.then(() => worker.send({ kind: 'cropcover.background-started' } satisfies ToWorker));
+      else if (message.kind === 'cropcover.metrics-report') reports.get(message.id)?.(message.metrics);
       else if (message.kind === 'cropcover.scrape')
         scrapeAll().then(
           (text) => worker.send({ kind: 'cropcover.scraped', id: message.id, text } satisfies ToWorker),
@@ -101,7 +107,7 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
   background = await startService(BACKGROUND_ROLES, { ...config, databaseUrl: database.url }, logger, {
     serveOps: false,
   });
-  for (const worker of workers()) worker.send({ kind: 'cropcover.background-started' } satisfies ToWorker);
+  backgroundStarted();
   background.projector?.onAdvanced((progress) => {
     const message: ToWorker = {
       kind: 'cropcover.progress',
@@ -148,6 +154,8 @@ const runHttpWorker = async (config: Config, logger: Logger): Promise<void> => {
       resolve();
     };
     process.on('message', onMessage);
+    // Asked only now: a message sent before this process listens for it would be lost.
+    process.send?.({ kind: 'cropcover.await-background' } satisfies ToPrimary);
   });
   const scrapes = new Map<string, (text: string) => void>();
   const send = (message: ToPrimary): void => {
