@@ -1,8 +1,9 @@
 import { farmerStream } from '@cropcover/domain';
+import type { AllStreamStart, GlobalPosition } from '@cropcover/eventstore';
 import { readCheckpoint } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Projection } from './projection';
-import { applyBatch } from './projection-batch';
+import { applyBatch, applyBatchToEach } from './projection-batch';
 import { farmersProjection } from './projections/farmers-projection';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from './testing/projector-test-database';
 import { farmerRegistered } from './testing/registry-events';
@@ -41,5 +42,34 @@ describe('applying a batch', () => {
     expect(await applyBatch(t.db, farmersProjection, batch)).toEqual(batch.at(-1)!.position);
     expect(await farmerIds()).toEqual(['a', 'b', 'c']);
     expect(await readCheckpoint(t.db, 'farmers')).toEqual(batch.at(-1)!.position);
+  });
+
+  it('applies one batch to several projections, each only past its own checkpoint, and moves them together', async () => {
+    const batch = await t.eventStore.readAll('start', 10);
+    const seen = new Map<string, string[]>();
+    const recording = (name: string): Projection => ({
+      name,
+      tables: [],
+      apply: async (_trx, events) => {
+        seen.set(name, [...(seen.get(name) ?? []), ...events.map((event) => event.streamId)]);
+      },
+    });
+    const checkpoints = new Map<string, GlobalPosition | AllStreamStart>([
+      ['behind', 'start'],
+      ['midway', batch[0]!.position],
+      ['ahead', batch.at(-1)!.position],
+    ]);
+    const moved = await applyBatchToEach(
+      t.db,
+      ['behind', 'midway', 'ahead'].map(recording),
+      (name) => checkpoints.get(name) ?? 'start',
+      batch,
+    );
+    expect(moved).toEqual(['behind', 'midway']);
+    expect(seen.get('behind')).toEqual(batch.map((event) => event.streamId));
+    expect(seen.get('midway')).toEqual(batch.slice(1).map((event) => event.streamId));
+    expect(seen.has('ahead')).toBe(false);
+    for (const name of ['behind', 'midway']) expect(await readCheckpoint(t.db, name)).toEqual(batch.at(-1)!.position);
+    expect(await readCheckpoint(t.db, 'ahead')).toBe('start');
   });
 });

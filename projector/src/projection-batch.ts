@@ -1,6 +1,6 @@
-import type { GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
+import { type AllStreamStart, comparePositions, type GlobalPosition, type RecordedEvent } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import { saveCheckpoint } from '@cropcover/read-store';
+import { saveCheckpoint, saveCheckpoints } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 import type { Projection } from './projection';
 import { holdOffSwap } from './shadow-read-models';
@@ -21,4 +21,45 @@ export const applyBatch = async (
     await saveCheckpoint(trx, projection.name, last.position);
   });
   return last.position;
+};
+
+/** The events of a batch a projection at `checkpoint` has not applied yet. */
+const unappliedBy = (
+  checkpoint: GlobalPosition | AllStreamStart,
+  batch: readonly RecordedEvent[],
+): readonly RecordedEvent[] =>
+  checkpoint === 'start' ? batch : batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
+
+/**
+ * Applies one batch of the log to several projections in one transaction, each only the events after its
+ * own checkpoint, and moves every checkpoint the batch passes to its last event with the same commit: one
+ * transaction per batch however many projections follow the log, and still never a row without its
+ * checkpoint. Returns the names whose checkpoint moved (none for an empty batch).
+ */
+export const applyBatchToEach = async (
+  db: Kysely<ReadModels>,
+  projections: readonly Projection[],
+  checkpointOf: (name: string) => GlobalPosition | AllStreamStart,
+  batch: readonly RecordedEvent[],
+): Promise<readonly string[]> => {
+  const last = batch.at(-1);
+  if (!last) return [];
+  const behind = projections.filter((projection) => {
+    const checkpoint = checkpointOf(projection.name);
+    return checkpoint === 'start' || comparePositions(checkpoint, last.position) < 0;
+  });
+  if (behind.length === 0) return [];
+  await db.transaction().execute(async (trx) => {
+    await holdOffSwap(trx);
+    for (const projection of behind) {
+      const events = unappliedBy(checkpointOf(projection.name), batch);
+      if (events.length > 0) await projection.apply(trx, events);
+    }
+    await saveCheckpoints(
+      trx,
+      behind.map((projection) => projection.name),
+      last.position,
+    );
+  });
+  return behind.map((projection) => projection.name);
 };

@@ -45,8 +45,7 @@ describe('projector', () => {
     await listener.connect();
     const notified: ProjectionProgress[] = [];
     listener.on('notification', ({ payload }) => {
-      const progress = payload ? decodeProgress(payload) : undefined;
-      if (progress) notified.push(progress);
+      if (payload) notified.push(...decodeProgress(payload));
     });
     await listener.query(`listen ${PROJECTIONS_ADVANCED_CHANNEL}`);
 

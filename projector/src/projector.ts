@@ -1,4 +1,4 @@
-import type { AllStreamStart, EventStore, GlobalPosition, Subscription } from '@cropcover/eventstore';
+import { type AllStreamStart, comparePositions, type EventStore, type GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import {
   encodeProgress,
@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Registry } from 'prom-client';
 import { registerLagMetrics } from './lag-metrics';
 import type { Projection } from './projection';
-import { applyBatch } from './projection-batch';
+import { applyBatchToEach } from './projection-batch';
 
 export interface ProjectorOptions {
   readonly eventStore: EventStore;
@@ -34,7 +34,7 @@ export interface Projector extends ProgressSource {
 
 const DEFAULT_BATCH_SIZE = 500;
 
-/** Follows the log with one catch-up subscription per projection, each from its stored checkpoint. */
+/** Follows the log for its projections, each from its stored checkpoint. */
 export const startProjector = async ({
   eventStore,
   db,
@@ -51,38 +51,46 @@ export const startProjector = async ({
   const checkpointOf = (name: string): GlobalPosition | AllStreamStart => checkpoints.get(name) ?? 'start';
   const listeners = new Set<(progress: ProjectionProgress) => void>();
 
-  const announce = async (progress: ProjectionProgress): Promise<void> => {
-    for (const listener of listeners) {
-      try {
-        listener(progress);
-      } catch (error) {
-        logger.error({ err: error, projection: progress.name }, 'projection progress listener failed');
+  const announce = async (moved: readonly string[], position: GlobalPosition): Promise<void> => {
+    for (const name of moved)
+      for (const listener of listeners) {
+        try {
+          listener({ name, position });
+        } catch (error) {
+          logger.error({ err: error, projection: name }, 'projection progress listener failed');
+        }
       }
-    }
     // Sent after the commit, not inside the transaction: a NOTIFY in a transaction serialises commits. A lost
     // one only delays waiters in other processes until their next poll, so it must not fail the batch.
-    await sql`select pg_notify(${PROJECTIONS_ADVANCED_CHANNEL}, ${encodeProgress(progress)})`
+    await sql`select pg_notify(${PROJECTIONS_ADVANCED_CHANNEL}, ${encodeProgress(moved, position)})`
       .execute(db)
-      .catch((error: unknown) => logger.warn({ err: error, projection: progress.name }, 'progress notify failed'));
+      .catch((error: unknown) => logger.warn({ err: error, projections: moved }, 'progress notify failed'));
   };
 
-  const follow = (projection: Projection): Subscription =>
-    eventStore.subscribeToAll(
-      checkpointOf(projection.name),
-      async (batch) => {
-        const position = await applyBatch(db, projection, batch);
-        if (!position) return;
-        checkpoints.set(projection.name, position);
-        await announce({ name: projection.name, position });
-      },
-      {
-        batchSize,
-        onError: (error) =>
-          logger.error({ err: error, projection: projection.name }, 'projection batch failed; retrying it'),
-      },
-    );
+  // One subscription for every projection, from the one furthest behind: each batch is read once and
+  // applied to all of them in one transaction (applyBatchToEach), so the cost per batch does not grow
+  // with the number of projections.
+  const furthestBehind = (): GlobalPosition | AllStreamStart => {
+    const stored = names.map(checkpointOf);
+    const positions = stored.filter((checkpoint): checkpoint is GlobalPosition => checkpoint !== 'start');
+    if (positions.length < stored.length || positions.length === 0) return 'start';
+    return positions.reduce((lowest, checkpoint) => (comparePositions(checkpoint, lowest) < 0 ? checkpoint : lowest));
+  };
+  const subscription = eventStore.subscribeToAll(
+    furthestBehind(),
+    async (batch) => {
+      const moved = await applyBatchToEach(db, projections, checkpointOf, batch);
+      const last = batch.at(-1);
+      if (moved.length === 0 || !last) return;
+      for (const name of moved) checkpoints.set(name, last.position);
+      await announce(moved, last.position);
+    },
+    {
+      batchSize,
+      onError: (error) => logger.error({ err: error, projections: names }, 'projection batch failed; retrying it'),
+    },
+  );
 
-  const subscriptions = projections.map(follow);
   const unregisterMetrics = metricsRegistry
     ? registerLagMetrics({ registry: metricsRegistry, eventStore, db, projectionNames: names, checkpointOf, logger })
     : undefined;
@@ -95,7 +103,7 @@ export const startProjector = async ({
       return () => listeners.delete(listener);
     },
     stop: async () => {
-      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+      await subscription.stop();
       unregisterMetrics?.();
       logger.info({ projections: names }, 'projector stopped');
     },

@@ -23,9 +23,13 @@ export const readCheckpoint = async (
   return row ? positionFromColumns(row.commit_position, row.prepare_position) : 'start';
 };
 
-export const saveCheckpoint = async (
+export const saveCheckpoint = (trx: Transaction<ReadModels>, name: string, position: GlobalPosition): Promise<void> =>
+  saveCheckpoints(trx, [name], position);
+
+/** Moves several checkpoints to one position in one statement (projections that followed the same batch). */
+export const saveCheckpoints = async (
   trx: Transaction<ReadModels>,
-  name: string,
+  names: readonly string[],
   position: GlobalPosition,
 ): Promise<void> => {
   const values = {
@@ -35,7 +39,13 @@ export const saveCheckpoint = async (
   };
   await trx
     .insertInto('projection_checkpoints')
-    .values({ name, ...values })
-    .onConflict((conflict) => conflict.column('name').doUpdateSet(values))
+    .values(names.map((name) => ({ name, ...values })))
+    .onConflict((conflict) =>
+      conflict.column('name').doUpdateSet((eb) => ({
+        commit_position: eb.ref('excluded.commit_position'),
+        prepare_position: eb.ref('excluded.prepare_position'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
     .execute();
 };

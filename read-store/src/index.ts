@@ -1,6 +1,6 @@
 export type * from './calendar-date-column';
 export { calendarDateOf } from './calendar-date-column';
-export { positionFromColumns, readCheckpoint, saveCheckpoint } from './checkpoints';
+export { positionFromColumns, readCheckpoint, saveCheckpoint, saveCheckpoints } from './checkpoints';
 export type * from './columns';
 export { migrateReadModels } from './migrations/migrate-read-models';
 export {

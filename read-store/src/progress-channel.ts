@@ -16,23 +16,26 @@ export interface ProgressSource {
   onAdvanced(listener: (progress: ProjectionProgress) => void): () => void;
 }
 
-// Positions travel as decimal strings: JSON numbers would lose 64-bit precision.
-export const encodeProgress = ({ name, position }: ProjectionProgress): string =>
-  JSON.stringify({ name, commit: position.commit.toString(), prepare: position.prepare.toString() });
+// Positions travel as decimal strings: JSON numbers would lose 64-bit precision. One notification names
+// every projection a batch moved, all to the same position: one NOTIFY per batch, not one per projection.
+export const encodeProgress = (names: readonly string[], position: GlobalPosition): string =>
+  JSON.stringify({ names, commit: position.commit.toString(), prepare: position.prepare.toString() });
 
 const DECIMAL = /^\d{1,20}$/;
 
-/** The progress in a notification payload, or undefined when it is not one the projector sent. */
-export const decodeProgress = (payload: string): ProjectionProgress | undefined => {
+/** The progress in a notification payload; none when it is not one the projector sent. */
+export const decodeProgress = (payload: string): ProjectionProgress[] => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(payload);
   } catch {
-    return undefined;
+    return [];
   }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { name, commit, prepare } = parsed as Record<string, unknown>;
-  if (typeof name !== 'string' || typeof commit !== 'string' || typeof prepare !== 'string') return undefined;
-  if (!DECIMAL.test(commit) || !DECIMAL.test(prepare)) return undefined;
-  return { name, position: positionFromColumns(commit, prepare) };
+  if (typeof parsed !== 'object' || parsed === null) return [];
+  const { names, commit, prepare } = parsed as Record<string, unknown>;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return [];
+  if (typeof commit !== 'string' || typeof prepare !== 'string') return [];
+  if (!DECIMAL.test(commit) || !DECIMAL.test(prepare)) return [];
+  const position = positionFromColumns(commit, prepare);
+  return names.map((name: string) => ({ name, position }));
 };

@@ -113,8 +113,8 @@ export const createReadModelConsistency = ({
     reconnectTimer = undefined;
     const client = new pg.Client({ ...pool.options, application_name: LISTENER_APPLICATION_NAME });
     client.on('notification', ({ channel, payload }) => {
-      const progress = channel === PROJECTIONS_ADVANCED_CHANNEL && payload ? decodeProgress(payload) : undefined;
-      if (progress) advance(progress);
+      if (channel === PROJECTIONS_ADVANCED_CHANNEL && payload)
+        for (const progress of decodeProgress(payload)) advance(progress);
     });
     client.on('error', (error) => {
       logger.warn({ err: error }, 'projection progress listener failed; reconnecting');

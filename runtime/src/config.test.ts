@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 600,
       readYourWritesTimeoutMs: 5000,
       httpRequestTimeoutMs: 30000,
+      httpWorkers: 1,
       logLevel: 'info',
       dataDir: '.data',
       embeddedPostgresPort: 5433,

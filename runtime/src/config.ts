@@ -81,6 +81,12 @@ export const configVariables = [
     description: 'How long a write (or a read with `Consistency-Token`) waits for the read models to catch up.',
   },
   {
+    name: 'HTTP_WORKERS',
+    default: '1',
+    description:
+      'HTTP worker processes `npm start` runs beside the one process that runs the projector and the workers (node:cluster).',
+  },
+  {
     name: 'HTTP_REQUEST_TIMEOUT_MS',
     default: '30000',
     description: 'How long a client has to send a whole request (headers and body) before it gets a 408.',
@@ -144,6 +150,9 @@ export interface Config {
   readonly metricsToken: string | undefined;
   readonly readYourWritesTimeoutMs: number;
   readonly httpRequestTimeoutMs: number;
+  /** HTTP worker processes of the all-in-one service (`npm start`); the processes of the production
+   *  topology ignore it. */
+  readonly httpWorkers: number;
   readonly logLevel: LogLevel;
   readonly dataDir: string;
   readonly embeddedPostgresPort: number;
@@ -215,6 +224,7 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
     READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
     HTTP_REQUEST_TIMEOUT_MS: integer(1_000, 600_000),
+    HTTP_WORKERS: integer(1, 64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }),
@@ -306,6 +316,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     metricsToken: values.METRICS_TOKEN,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+    httpWorkers: values.HTTP_WORKERS,
     logLevel: values.LOG_LEVEL,
     dataDir: values.DATA_DIR,
     embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,

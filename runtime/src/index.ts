@@ -41,5 +41,5 @@ export type * from './kafka/kafka-client';
 export { configuredKafkaReadiness, kafkaReadinessCheck } from './kafka/kafka-readiness';
 export { createPlatformaticClient, type PlatformaticClientOptions } from './kafka/platformatic-client';
 export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
-export { createMetrics, type Metrics } from './metrics';
+export { aggregateMetrics, createMetrics, type Metrics, type ProcessMetrics } from './metrics';
 export { loadConfigOrExit, type StopOnSignalsOptions, stopOnSignals } from './process-lifecycle';

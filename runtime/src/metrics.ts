@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 // One registry per process (per app in tests): the HTTP layer records request latency here, and the
 // projector, monitor and dispatcher register their own metrics (lag, delivery outcomes) on it too.
@@ -33,7 +33,9 @@ const recordRoutePattern = (req: Request): (() => string) => {
   return () => pattern;
 };
 
-export const createMetrics = (): Metrics => {
+/** `scrape` replaces what `/metrics` serves: an HTTP worker of the all-in-one service serves every process's
+ *  metrics, gathered by the process that runs the workers (service/src/all-in-one.ts). */
+export const createMetrics = (scrape?: () => Promise<string>): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpRequestDuration = new Histogram({
@@ -53,7 +55,15 @@ export const createMetrics = (): Metrics => {
       next();
     },
     handler: async (_req, res) => {
-      res.set('Content-Type', registry.contentType).send(await registry.metrics());
+      res.set('Content-Type', registry.contentType).send(await (scrape ? scrape() : registry.metrics()));
     },
   };
 };
+
+/** One process's metrics as it hands them to the process that serves a whole service's. */
+export type ProcessMetrics = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+/** One exposition of several processes' metrics: counters and histograms summed, gauges by the rule each
+ *  declares (prom-client's cluster aggregation). */
+export const aggregateMetrics = (processes: readonly ProcessMetrics[]): Promise<string> =>
+  AggregatorRegistry.aggregate([...processes]).metrics();

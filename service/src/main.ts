@@ -1,5 +1,5 @@
-import { ROLES } from './roles';
-import { runProcess } from './run';
+import { runAllInOne } from './all-in-one';
 
-// `npm start`: every role in one process, on an embedded PostgreSQL unless DATABASE_URL is set.
-await runProcess('CropCover', ROLES);
+// `npm start`: every role, on an embedded PostgreSQL unless DATABASE_URL is set; the HTTP APIs in
+// HTTP_WORKERS processes beside the one that runs the projector and the workers.
+await runAllInOne();

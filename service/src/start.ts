@@ -4,7 +4,12 @@ import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
 import { createQueryRouter } from '@cropcover/query-api';
-import { createReadModelConsistency, migrateReadModels, type ReadModels } from '@cropcover/read-store';
+import {
+  createReadModelConsistency,
+  migrateReadModels,
+  type ProgressSource,
+  type ReadModels,
+} from '@cropcover/read-store';
 import {
   type Config,
   ConfigError,
@@ -18,6 +23,7 @@ import {
   endPool,
   finalizeHttpApp,
   type Logger,
+  type Metrics,
   resolveDatabaseUrl,
   serveHttp,
   startOpsServer,
@@ -33,8 +39,23 @@ import { ROLES, type Role } from './roles';
 
 export interface RunningService {
   readonly port: number;
+  /** Where this process's metrics are registered. */
+  readonly metricsRegistry: Metrics['registry'];
+  /** The projector's progress, when this process runs it. */
+  readonly projector: ProgressSource | undefined;
   /** Stops accepting, finishes in-flight requests, evaluations and batches, then closes every connection. */
   stop(): Promise<void>;
+}
+
+/** How the all-in-one service (all-in-one.ts) splits its roles over processes; other processes need none. */
+export interface ServiceOptions {
+  /** The projector's progress when it runs in another process of the same service: wakes waiting writes
+   *  without a round trip to the database. */
+  readonly projectorProgress?: ProgressSource;
+  /** Replaces what `/metrics` serves with the metrics of every process of the service. */
+  readonly scrapeMetrics?: () => Promise<string>;
+  /** False: serve no port at all (its HTTP workers serve the service's port). */
+  readonly serveOps?: boolean;
 }
 
 /** A process that runs only some roles shares its database with the others, so it must be told where it
@@ -45,7 +66,12 @@ const databaseRequirement = (roles: readonly Role[], config: Config): void => {
     throw new ConfigError([`DATABASE_URL: required when a process runs only ${roles.join(', ')}`]);
 };
 
-export const startService = async (roles: readonly Role[], config: Config, logger: Logger): Promise<RunningService> => {
+export const startService = async (
+  roles: readonly Role[],
+  config: Config,
+  logger: Logger,
+  options: ServiceOptions = {},
+): Promise<RunningService> => {
   databaseRequirement(roles, config);
   const runs = (role: Role): boolean => roles.includes(role);
   const database = await resolveDatabaseUrl(config, logger);
@@ -56,7 +82,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
   if (!config.eventStoreUrl) await migrateEventStore(pool);
   await migrateReadModels(db);
   const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
-  const metrics = createMetrics();
+  const metrics = createMetrics(options.scrapeMetrics);
   const stops: (() => Promise<void>)[] = [];
 
   const projector = runs('projector')
@@ -78,7 +104,9 @@ export const startService = async (roles: readonly Role[], config: Config, logge
           pool,
           projectionNames: readModelProjections.map((projection) => projection.name),
           logger,
-          ...(projector ? { localProgress: projector } : {}),
+          ...((projector ?? options.projectorProgress)
+            ? { localProgress: projector ?? options.projectorProgress }
+            : {}),
         }),
         metrics.registry,
       )
@@ -125,6 +153,9 @@ export const startService = async (roles: readonly Role[], config: Config, logge
     const http = await serveHttp(app, config.port, { requestTimeoutMs: config.httpRequestTimeoutMs });
     port = http.port;
     closeHttp = http.close;
+  } else if (options.serveOps === false) {
+    port = 0;
+    closeHttp = async () => undefined;
   } else {
     // A worker serves only what operations need: /healthz, /readyz and /metrics.
     const ops = await startOpsServer(metrics.registry, config.port, config, readiness);
@@ -164,6 +195,8 @@ export const startService = async (roles: readonly Role[], config: Config, logge
   );
   return {
     port,
+    metricsRegistry: metrics.registry,
+    projector,
     stop: async () => {
       for (const stop of stops) await stop();
     },

@@ -65,6 +65,8 @@ const recordBreach = async (
 export interface DeliveryRecorderOptions {
   /** False when breaches come from Kafka instead: the log then only keeps the targets in step. */
   readonly breachesFromLog: boolean;
+  /** Told of each breach recorded, before its transaction commits: senders need waking only then. */
+  readonly onBreachRecorded?: () => void;
 }
 
 /** Follows the log: subscription events keep the targets in step and, without Kafka, each TriggerBreached
@@ -73,14 +75,17 @@ export interface DeliveryRecorderOptions {
 export const deliveryRecorder = (
   eventStore: EventStore,
   clock: Clock,
-  { breachesFromLog }: DeliveryRecorderOptions,
+  { breachesFromLog, onBreachRecorded }: DeliveryRecorderOptions,
 ): Projection => ({
   name: DELIVERY_RECORDER_NAME,
   tables: [],
   apply: async (trx, events) => {
     for (const event of events) {
       if (isSubscriptionEvent(event)) await recordSubscriptionEvent(trx, decodeEvent(event), event.position);
-      else if (breachesFromLog && isBreach(event)) await recordBreach(trx, event, eventStore, clock.now());
+      else if (breachesFromLog && isBreach(event)) {
+        await recordBreach(trx, event, eventStore, clock.now());
+        onBreachRecorded?.();
+      }
     }
   },
 });

@@ -79,14 +79,27 @@ export const startWebhookDispatcher = async ({
     }
   };
 
+  // Once a batch that recorded deliveries has committed, they are due at once; the many batches that record
+  // none (every farm and policy event passes the recorder) wake nobody.
+  let recordedSinceWake = false;
   const recorder = await startProjector({
     eventStore,
     db,
-    projections: [deliveryRecorder(eventStore, clock, { breachesFromLog: !kafka })],
+    projections: [
+      deliveryRecorder(eventStore, clock, {
+        breachesFromLog: !kafka,
+        onBreachRecorded: () => {
+          recordedSinceWake = true;
+        },
+      }),
+    ],
     logger,
   });
-  // Once a batch has committed, its new deliveries are due at once.
-  recorder.onAdvanced(wakeSenders);
+  recorder.onAdvanced(() => {
+    if (!recordedSinceWake) return;
+    recordedSinceWake = false;
+    wakeSenders();
+  });
   const breachConsumer = kafka
     ? consumeBreachesFromKafka(kafka, {
         eventStore,

@@ -5,7 +5,7 @@ import { parseBody } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
-import { newResourceId } from '../../idempotency/resource-id';
+import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { claimShareableId } from '../../registry/claim-shareable-id';
 import { ensureFarmer } from '../../registry/ensure-farmer';
@@ -36,10 +36,11 @@ export const createFarm =
     const owner = await ensureFarmer(deps.eventStore, context);
     const farmId = newResourceId(res);
     const stream = farmStream(farmId);
-    // A keyed retry whose first run registered the farm but died before answering gets that farm.
-    const earlier = await loadStream(deps.eventStore, stream, farmAggregate);
+    // A keyed retry whose first run registered the farm but died before answering gets that farm. An
+    // unkeyed create names a fresh id no stream can have yet, so it does not read one.
+    const earlier = isKeyed(res) ? await loadStream(deps.eventStore, stream, farmAggregate) : undefined;
     const outcome =
-      earlier.state.status === 'registered'
+      earlier?.state.status === 'registered'
         ? { state: earlier.state, position: earlier.position }
         : await registerNewFarm(deps, context, stream, farmId, owner, body);
     const farm = registeredFarm(outcome.state);
