@@ -21,6 +21,7 @@ import {
   resolveDatabaseUrl,
   serveHttp,
   startOpsServer,
+  startTracing,
   systemClock,
 } from '@cropcover/runtime';
 import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
@@ -47,6 +48,8 @@ const databaseRequirement = (roles: readonly Role[], config: Config): void => {
 
 export const startService = async (roles: readonly Role[], config: Config, logger: Logger): Promise<RunningService> => {
   databaseRequirement(roles, config);
+  // First, so the spans of everything started below go to the configured collector.
+  const tracing = startTracing(config.tracing);
   const runs = (role: Role): boolean => roles.includes(role);
   const database = await resolveDatabaseUrl(config, logger);
   const pool = createPool(database.url, logger, { applicationName: `cropcover-${roles.join('+')}` });
@@ -161,6 +164,7 @@ export const startService = async (roles: readonly Role[], config: Config, logge
     () => eventStore.close(),
     () => endPool(pool),
     database.stop,
+    tracing.shutdown,
   );
   return {
     port,
