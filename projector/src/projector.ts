@@ -1,4 +1,4 @@
-import type { AllStreamStart, EventStore, GlobalPosition, Subscription } from '@cropcover/eventstore';
+import type { AllStreamStart, EventStore, GlobalPosition, RecordedEvent, Subscription } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import {
   encodeProgress,
@@ -7,7 +7,8 @@ import {
   type ProjectionProgress,
   readCheckpoint,
 } from '@cropcover/read-store';
-import type { Logger } from '@cropcover/runtime';
+import { inSpan, type Logger, linkToCarrier } from '@cropcover/runtime';
+import { type Link, ROOT_CONTEXT } from '@opentelemetry/api';
 import { type Kysely, sql } from 'kysely';
 import type { Registry } from 'prom-client';
 import { registerLagMetrics } from './lag-metrics';
@@ -33,6 +34,11 @@ export interface Projector extends ProgressSource {
 }
 
 const DEFAULT_BATCH_SIZE = 500;
+
+/** A batch has as many causes as events: its span links to each traced append rather than having a parent
+ *  (and starts from the root context, not from whatever append happened to wake the subscription). */
+const linksToAppends = (batch: readonly RecordedEvent[]): Link[] =>
+  batch.flatMap((event) => linkToCarrier(event.metadata) ?? []);
 
 /** Follows the log with one catch-up subscription per projection, each from its stored checkpoint. */
 export const startProjector = async ({
@@ -69,12 +75,21 @@ export const startProjector = async ({
   const follow = (projection: Projection): Subscription =>
     eventStore.subscribeToAll(
       checkpointOf(projection.name),
-      async (batch) => {
-        const position = await applyBatch(db, projection, batch);
-        if (!position) return;
-        checkpoints.set(projection.name, position);
-        await announce({ name: projection.name, position });
-      },
+      (batch) =>
+        inSpan(
+          'projection batch',
+          {
+            attributes: { 'cropcover.projection': projection.name, 'cropcover.event_count': batch.length },
+            links: linksToAppends(batch),
+          },
+          async () => {
+            const position = await applyBatch(db, projection, batch);
+            if (!position) return;
+            checkpoints.set(projection.name, position);
+            await announce({ name: projection.name, position });
+          },
+          ROOT_CONTEXT,
+        ),
       {
         batchSize,
         onError: (error) =>
