@@ -13,6 +13,7 @@ import { indexSources } from './0009-index-sources';
 import { evaluationCoverage } from './0010-evaluation-coverage';
 import { payoutFinality } from './0011-payout-finality';
 import { webhookDeliveryLeases } from './0012-webhook-delivery-leases';
+import { webhookDeliveryTraceContext } from './0013-webhook-delivery-trace-context';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-evaluation-coverage': evaluationCoverage,
   '0011-payout-finality': payoutFinality,
   '0012-webhook-delivery-leases': webhookDeliveryLeases,
+  '0013-webhook-delivery-trace-context': webhookDeliveryTraceContext,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
