@@ -53,4 +53,4 @@ export {
   type TraceCarrier,
   traceCarrierOf,
 } from './tracing/spans';
-export { registerTracerProvider, startTracing, type Tracing } from './tracing/tracer-provider';
+export { startTracing, type Tracing } from './tracing/tracing';

@@ -49,7 +49,7 @@ const databaseRequirement = (roles: readonly Role[], config: Config): void => {
 export const startService = async (roles: readonly Role[], config: Config, logger: Logger): Promise<RunningService> => {
   databaseRequirement(roles, config);
   // First, so the spans of everything started below go to the configured collector.
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   const runs = (role: Role): boolean => roles.includes(role);
   const database = await resolveDatabaseUrl(config, logger);
   const pool = createPool(database.url, logger, { applicationName: `cropcover-${roles.join('+')}` });

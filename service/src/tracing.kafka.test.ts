@@ -74,7 +74,7 @@ describeWithKafka('tracing across the whole flow', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    spans = recordSpansInMemory();
+    spans = await recordSpansInMemory();
     const config = loadConfig({
       PORT: '0',
       DATABASE_URL: database.url,

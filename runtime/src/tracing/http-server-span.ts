@@ -1,13 +1,10 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import {
-  ATTR_HTTP_REQUEST_METHOD,
-  ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_HTTP_ROUTE,
-  ATTR_URL_PATH,
-} from '@opentelemetry/semantic-conventions';
 import type { RequestHandler } from 'express';
 import { routePatternOf } from '../http/route-pattern';
 import { startSpan } from './spans';
+
+// Attribute names of the OpenTelemetry HTTP semantic conventions, written out: the package that lists
+// them is not worth loading into every process for four strings.
 
 /** First middleware of every app: one server span per request, continuing the caller's `traceparent`
  *  (and `tracestate`), named by the route pattern once the router found it, never by the raw path. */
@@ -17,7 +14,7 @@ export const traceHttpRequests: RequestHandler = (req, res, next) => {
     req.method,
     {
       kind: SpanKind.SERVER,
-      attributes: { [ATTR_HTTP_REQUEST_METHOD]: req.method, [ATTR_URL_PATH]: req.path },
+      attributes: { 'http.request.method': req.method, 'url.path': req.path },
     },
     parent,
   );
@@ -26,9 +23,9 @@ export const traceHttpRequests: RequestHandler = (req, res, next) => {
     const route = routePattern();
     if (route !== undefined) {
       span.updateName(`${req.method} ${route}`);
-      span.setAttribute(ATTR_HTTP_ROUTE, route);
+      span.setAttribute('http.route', route);
     }
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+    span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   });

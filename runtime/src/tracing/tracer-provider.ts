@@ -15,17 +15,13 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TraceSampler, TracingConfig } from '../config';
+import type { Tracing } from './tracing';
 
-// The one place the OpenTelemetry SDK is set up. Our code makes its spans by hand through the API
-// (`./spans.ts`); without a registered provider those calls are the API's no-ops, which is what "off"
-// means. No auto-instrumentation: it patches every module it knows at startup (pg, express, http, …) and
-// adds spans to every query, while the spans worth having here are the few that follow a command
-// across processes.
-
-export interface Tracing {
-  /** Exports the spans still queued and unregisters the provider. */
-  shutdown(): Promise<void>;
-}
+// The one place the OpenTelemetry SDK is set up, loaded only when tracing is on (`./tracing.ts`). Our
+// code makes its spans by hand through the API (`./spans.ts`); without a registered provider those calls
+// are the API's no-ops, which is what "off" means. No auto-instrumentation: it patches every module it
+// knows at startup (pg, express, http, …) and adds spans to every query, while the spans worth having
+// here are the few that follow a command across processes.
 
 const samplerOf = (name: TraceSampler, ratio: number): Sampler => {
   switch (name) {
@@ -71,9 +67,6 @@ export const registerTracerProvider = (
   };
 };
 
-/** Tracing as configured: spans batched to the OTLP/HTTP endpoint of the `OTEL_*` variables, or nothing
- *  registered at all when no endpoint is set (or OTEL_SDK_DISABLED). */
-export const startTracing = (config: TracingConfig): Tracing => {
-  if (!config.enabled) return { shutdown: async () => {} };
-  return registerTracerProvider(config, new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
-};
+/** Spans batched to the OTLP/HTTP endpoint of the `OTEL_*` variables (the exporter reads them). */
+export const registerOtlpTracing = (config: TracingConfig): Tracing =>
+  registerTracerProvider(config, new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
