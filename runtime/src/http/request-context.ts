@@ -19,7 +19,8 @@ const saneId = /^[A-Za-z0-9._:-]{1,128}$/;
 const inboundId = (value: string | undefined): string | undefined =>
   value !== undefined && saneId.test(value) ? value : undefined;
 
-/** Runs first in every app after the request's server span: assigns the request id, echoes it, and writes one access log line. */
+/** Runs in every app right after the request's server span starts: assigns the request id, echoes it,
+ *  and writes one access log line. */
 export const requestContext =
   (logger: Logger): RequestHandler =>
   (req, res, next) => {
