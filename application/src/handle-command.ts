@@ -6,6 +6,7 @@ import {
   type GlobalPosition,
   WrongExpectedRevisionError,
 } from '@cropcover/eventstore';
+import { inSpan } from '@cropcover/runtime';
 import type { CommandContext } from './command-context';
 import { decodeEvent } from './decode-event';
 import { type DomainEvent, toNewEvent } from './event-envelope';
@@ -65,7 +66,8 @@ export const loadAggregate = async <State, Event extends DomainEvent>(
 /** Load the stream, decide, append expecting the revision that was loaded; when another writer got
  *  there first, load again and decide again on the newer state. A caller that already loaded the
  *  stream (to find what the decision needs) passes it, so the first attempt does not read it again.
- *  Commands on one stream take turns within the process; other processes are met by the append check. */
+ *  Commands on one stream take turns within the process; other processes are met by the append check.
+ *  One span covers it all, the wait for the stream's turn included; each append is a span inside it. */
 export const handleCommand = <State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamId: string,
@@ -74,7 +76,9 @@ export const handleCommand = <State, Event extends DomainEvent>(
   context: CommandContext,
   alreadyLoaded?: LoadedStream<State>,
 ): Promise<CommandOutcome<State>> =>
-  inStreamTurn(streamId, () => decideAndAppend(eventStore, streamId, aggregate, decide, context, alreadyLoaded));
+  inSpan('command', { attributes: { 'cropcover.stream_id': streamId } }, () =>
+    inStreamTurn(streamId, () => decideAndAppend(eventStore, streamId, aggregate, decide, context, alreadyLoaded)),
+  );
 
 const decideAndAppend = async <State, Event extends DomainEvent>(
   eventStore: EventStore,

@@ -3,6 +3,7 @@ import { createKurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
 import { isKurrentDbUrl } from './kurrentdb/kurrentdb-url';
 import type { EventStore } from './port';
 import { createPostgresEventStore } from './postgres/postgres-event-store';
+import { withTracedAppends } from './traced-appends';
 import type { Upcaster } from './upcasting';
 
 export interface EventStoreSelection {
@@ -13,10 +14,12 @@ export interface EventStoreSelection {
   readonly upcasters?: readonly Upcaster[];
 }
 
-/** The PostgreSQL store needs `migrateEventStore(pool)` to have run; KurrentDB needs no schema. */
+/** The PostgreSQL store needs `migrateEventStore(pool)` to have run; KurrentDB needs no schema. Appends are
+ *  traced (and stamp their trace context on the events) whichever store is selected. */
 export const createEventStore = ({ eventstoreUrl, pool, upcasters }: EventStoreSelection): EventStore => {
-  if (!eventstoreUrl) return createPostgresEventStore({ pool, upcasters });
-  if (isKurrentDbUrl(eventstoreUrl)) return createKurrentDbEventStore({ connectionString: eventstoreUrl, upcasters });
+  if (!eventstoreUrl) return withTracedAppends(createPostgresEventStore({ pool, upcasters }));
+  if (isKurrentDbUrl(eventstoreUrl))
+    return withTracedAppends(createKurrentDbEventStore({ connectionString: eventstoreUrl, upcasters }));
   throw new Error(
     `EVENTSTORE_URL must be a kurrentdb:// or esdb:// URL, or unset for the PostgreSQL event store; got ${eventstoreUrl.split('://')[0]}://…`,
   );

@@ -17,6 +17,9 @@ export interface EventMetadata {
   readonly causation_id: string | null;
   readonly schema_version: number;
   readonly platform_version: string;
+  /** W3C Trace Context of the append that wrote the event, when tracing was on; older events have none. */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }
 
 export interface NewEvent<Type extends string = string, Data = unknown> {

@@ -1,4 +1,10 @@
-import { type AllStreamStart, comparePositions, type EventStore, type GlobalPosition } from '@cropcover/eventstore';
+import {
+  type AllStreamStart,
+  comparePositions,
+  type EventStore,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import {
   encodeProgress,
@@ -7,7 +13,8 @@ import {
   type ProjectionProgress,
   readCheckpoint,
 } from '@cropcover/read-store';
-import type { Logger } from '@cropcover/runtime';
+import { inSpan, type Logger, linkToCarrier } from '@cropcover/runtime';
+import { type Link, ROOT_CONTEXT } from '@opentelemetry/api';
 import { type Kysely, sql } from 'kysely';
 import type { Registry } from 'prom-client';
 import { registerLagMetrics } from './lag-metrics';
@@ -33,6 +40,11 @@ export interface Projector extends ProgressSource {
 }
 
 const DEFAULT_BATCH_SIZE = 500;
+
+/** A batch has as many causes as events: its span links to each traced append rather than having a parent
+ *  (and starts from the root context, not from whatever append happened to wake the subscription). */
+const linksToAppends = (batch: readonly RecordedEvent[]): Link[] =>
+  batch.flatMap((event) => linkToCarrier(event.metadata) ?? []);
 
 /** Follows the log for its projections, each from its stored checkpoint. */
 export const startProjector = async ({
@@ -78,13 +90,22 @@ export const startProjector = async ({
   };
   const subscription = eventStore.subscribeToAll(
     furthestBehind(),
-    async (batch) => {
-      const moved = await applyBatchToEach(db, projections, checkpointOf, batch);
-      const last = batch.at(-1);
-      if (moved.length === 0 || !last) return;
-      for (const name of moved) checkpoints.set(name, last.position);
-      await announce(moved, last.position);
-    },
+    (batch) =>
+      inSpan(
+        'projection batch',
+        {
+          attributes: { 'cropcover.projections': names.join(','), 'cropcover.event_count': batch.length },
+          links: linksToAppends(batch),
+        },
+        async () => {
+          const moved = await applyBatchToEach(db, projections, checkpointOf, batch);
+          const last = batch.at(-1);
+          if (moved.length === 0 || !last) return;
+          for (const name of moved) checkpoints.set(name, last.position);
+          await announce(moved, last.position);
+        },
+        ROOT_CONTEXT,
+      ),
     {
       batchSize,
       onError: (error) => logger.error({ err: error, projections: names }, 'projection batch failed; retrying it'),

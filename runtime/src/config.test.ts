@@ -37,6 +37,42 @@ describe('loadConfig', () => {
       webhookAllowInsecure: false,
       webhookRetryScale: 1,
       indexSourceDefaults: {},
+      tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },
+    });
+  });
+
+  describe('tracing', () => {
+    it('is on once an OTLP endpoint is set, for traces or for every signal', () => {
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing.enabled).toBe(true);
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled,
+      ).toBe(true);
+    });
+
+    it('stays off when OTEL_SDK_DISABLED says so, endpoint or not', () => {
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled,
+      ).toBe(false);
+    });
+
+    it('reads the service name and the sampler as the SDK would', () => {
+      expect(
+        loadConfig({
+          OTEL_SERVICE_NAME: 'cropcover-staging',
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: '0.25',
+        }).tracing,
+      ).toEqual({
+        enabled: false,
+        serviceName: 'cropcover-staging',
+        sampler: 'parentbased_traceidratio',
+        samplerRatio: 0.25,
+      });
+    });
+
+    it('refuses an unknown sampler and a ratio above 1', () => {
+      expect(configErrorOf({ OTEL_TRACES_SAMPLER: 'sometimes' }).problems[0]).toMatch(/^OTEL_TRACES_SAMPLER: must be/);
+      expect(configErrorOf({ OTEL_TRACES_SAMPLER_ARG: '2' }).problems[0]).toMatch(/^OTEL_TRACES_SAMPLER_ARG: must be/);
     });
   });
 

@@ -118,6 +118,28 @@ export const configVariables = [
     description:
       "Default index source per index, e.g. `rainfall_mm=<source_id>,ndvi=<source_id>`: what a quote or issue naming no source for a peril reads. Unset: the policy organization's own field readings.",
   },
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    description:
+      'Base URL of an OTLP/HTTP collector (e.g. `http://localhost:4318`); traces go to `<url>/v1/traces`. Unset, with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset too: tracing is off. The exporter reads the other standard `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself.',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    description: 'Full URL traces are sent to (`…/v1/traces`), instead of the one OTEL_EXPORTER_OTLP_ENDPOINT implies.',
+  },
+  { name: 'OTEL_SDK_DISABLED', default: 'false', description: '`true` keeps tracing off even with an endpoint set.' },
+  { name: 'OTEL_SERVICE_NAME', default: 'cropcover', description: '`service.name` of the exported spans.' },
+  {
+    name: 'OTEL_TRACES_SAMPLER',
+    default: 'parentbased_always_on',
+    description:
+      '`always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off` or `parentbased_traceidratio`, as the OpenTelemetry specification defines them.',
+  },
+  {
+    name: 'OTEL_TRACES_SAMPLER_ARG',
+    default: '1',
+    description: 'The ratio (0 to 1) of the `traceidratio` samplers; the others ignore it.',
+  },
 ] as const satisfies readonly ConfigVariable[];
 
 type VariableName = (typeof configVariables)[number]['name'];
@@ -128,6 +150,24 @@ export interface AuthConfig {
   readonly jwksUrl: string | undefined;
   readonly issuer: string | undefined;
   readonly audience: string | undefined;
+}
+
+export type TraceSampler =
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio'
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio';
+
+/** The OTLP endpoints themselves are left to the exporter, which reads them with the rest of
+ *  `OTEL_EXPORTER_OTLP_*` and knows when to add `/v1/traces`. */
+export interface TracingConfig {
+  /** An OTLP endpoint is set and OTEL_SDK_DISABLED is not: register the SDK; otherwise the API's no-op. */
+  readonly enabled: boolean;
+  readonly serviceName: string;
+  readonly sampler: TraceSampler;
+  readonly samplerRatio: number;
 }
 
 export interface Config {
@@ -161,6 +201,7 @@ export interface Config {
   readonly webhookRetryScale: number;
   /** Source id per index (`rainfall_mm`, `ndvi`, `wind_speed_ms`); an index left out has no default. */
   readonly indexSourceDefaults: Readonly<Record<string, string>>;
+  readonly tracing: TracingConfig;
 }
 
 export class ConfigError extends Error {
@@ -237,6 +278,29 @@ const schema = z
       .regex(/^\d+(\.\d+)?$/, { error: 'must be a positive number' })
       .transform(Number)
       .pipe(z.number().positive({ error: 'must be a positive number' })),
+    OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
+    OTEL_SDK_DISABLED: flag,
+    OTEL_SERVICE_NAME: z.string(),
+    OTEL_TRACES_SAMPLER: z.enum(
+      [
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ],
+      {
+        error:
+          'must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio',
+      },
+    ),
+    OTEL_TRACES_SAMPLER_ARG: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { error: 'must be a number from 0 to 1' })
+      .transform(Number)
+      .pipe(z.number().max(1, { error: 'must be a number from 0 to 1' })),
     INDEX_SOURCE_DEFAULTS: z
       .string()
       .transform((value) => value.split(',').map((pair) => pair.trim().split('=')))
@@ -324,5 +388,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,
     webhookRetryScale: values.WEBHOOK_RETRY_SCALE,
     indexSourceDefaults: values.INDEX_SOURCE_DEFAULTS ?? {},
+    tracing: {
+      enabled:
+        !values.OTEL_SDK_DISABLED &&
+        (values.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined),
+      serviceName: values.OTEL_SERVICE_NAME,
+      sampler: values.OTEL_TRACES_SAMPLER,
+      samplerRatio: values.OTEL_TRACES_SAMPLER_ARG,
+    },
   };
 };

@@ -10,6 +10,8 @@ export {
   loadConfig,
   MIN_PRODUCTION_SECRET_LENGTH,
   SANDBOX_JWT_SECRET,
+  type TraceSampler,
+  type TracingConfig,
 } from './config';
 export { createKysely, createPool, databaseReadinessCheck, endPool, type PoolOptions } from './database';
 export { type DevTokenClaims, signDevToken } from './dev-token';
@@ -43,3 +45,12 @@ export { createPlatformaticClient, type PlatformaticClientOptions } from './kafk
 export { createLogger, type Logger, type LoggerOptions, maskUrlPasswords } from './logger';
 export { aggregateMetrics, createMetrics, type Metrics, type ProcessMetrics } from './metrics';
 export { loadConfigOrExit, type StopOnSignalsOptions, stopOnSignals } from './process-lifecycle';
+export {
+  contextOfCarrier,
+  inSpan,
+  linkToCarrier,
+  startSpan,
+  type TraceCarrier,
+  traceCarrierOf,
+} from './tracing/spans';
+export { startTracing, type Tracing } from './tracing/tracing';

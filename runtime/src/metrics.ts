@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { AggregatorRegistry, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { routePatternOf } from './http/route-pattern';
 
 // One registry per process (per app in tests): the HTTP layer records request latency here, and the
 // projector, monitor and dispatcher register their own metrics (lag, delivery outcomes) on it too.
@@ -14,24 +15,6 @@ export interface Metrics {
 }
 
 const UNMATCHED_ROUTE = 'unmatched';
-
-// The router assigns `req.route` when a route matches, while `req.baseUrl` still holds the mount path
-// of the router that owns it; by the time the response finishes an error may have unwound baseUrl.
-// Capturing both at assignment gives the full pattern (`/insurance/policies/:policy_id`).
-const recordRoutePattern = (req: Request): (() => string) => {
-  let pattern = UNMATCHED_ROUTE;
-  let route: unknown;
-  Object.defineProperty(req, 'route', {
-    configurable: true,
-    enumerable: true,
-    get: () => route,
-    set: (value: { path?: unknown } | undefined) => {
-      route = value;
-      if (typeof value?.path === 'string') pattern = `${req.baseUrl}${value.path}`;
-    },
-  });
-  return () => pattern;
-};
 
 /** `scrape` replaces what `/metrics` serves: an HTTP worker of the all-in-one service serves every process's
  *  metrics, gathered by the process that runs the workers (service/src/all-in-one.ts). */
@@ -50,8 +33,8 @@ export const createMetrics = (scrape?: () => Promise<string>): Metrics => {
     httpRequestDuration,
     middleware: (req, res, next) => {
       const stop = httpRequestDuration.startTimer({ method: req.method });
-      const routePattern = recordRoutePattern(req);
-      res.once('close', () => stop({ route: routePattern(), status: String(res.statusCode) }));
+      const routePattern = routePatternOf(req);
+      res.once('close', () => stop({ route: routePattern() ?? UNMATCHED_ROUTE, status: String(res.statusCode) }));
       next();
     },
     handler: async (_req, res) => {

@@ -27,6 +27,7 @@ import {
   resolveDatabaseUrl,
   serveHttp,
   startOpsServer,
+  startTracing,
   systemClock,
 } from '@cropcover/runtime';
 import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
@@ -73,6 +74,8 @@ export const startService = async (
   options: ServiceOptions = {},
 ): Promise<RunningService> => {
   databaseRequirement(roles, config);
+  // First, so the spans of everything started below go to the configured collector.
+  const tracing = await startTracing(config.tracing);
   const runs = (role: Role): boolean => roles.includes(role);
   const database = await resolveDatabaseUrl(config, logger);
   const pool = createPool(database.url, logger, { applicationName: `cropcover-${roles.join('+')}` });
@@ -192,6 +195,7 @@ export const startService = async (
     () => eventStore.close(),
     () => endPool(pool),
     database.stop,
+    tracing.shutdown,
   );
   return {
     port,

@@ -18,6 +18,13 @@ export const AuditEventMetadata = z
     causation_id: z.string().nullable(),
     schema_version: z.number().int(),
     platform_version: z.string(),
+    traceparent: z
+      .string()
+      .optional()
+      .describe(
+        'W3C Trace Context of the append that wrote the event, when tracing was on: the trace of the request that caused it. Events written with tracing off, or before it existed, have none.',
+      ),
+    tracestate: z.string().optional().describe('W3C Trace Context `tracestate`, when the trace has one.'),
   })
   .openapi('AuditEventMetadata');
 export type AuditEventMetadata = z.infer<typeof AuditEventMetadata>;

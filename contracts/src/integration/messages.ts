@@ -54,6 +54,14 @@ export const IntegrationMessageHeaders = z
     ce_time: DateTime,
     ce_specversion: z.literal('1.0'),
     'content-type': z.literal('application/json'),
+    traceparent: z
+      .string()
+      .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+      .optional()
+      .describe(
+        'W3C Trace Context `traceparent` of the publish span, a child of the request that caused the event; only when tracing is on.',
+      ),
+    tracestate: z.string().optional().describe('W3C Trace Context `tracestate`, when the trace has one.'),
   })
   .openapi('IntegrationMessageHeaders');
 export type IntegrationMessageHeaders = z.infer<typeof IntegrationMessageHeaders>;

@@ -65,6 +65,19 @@ describe('routeToTopics', () => {
     }
   });
 
+  it('carries a traced event’s trace context as headers the contract documents, and none for an untraced one', () => {
+    const [issued, ...rest] = breachedPolicy();
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const traced = { ...issued!, metadata: { ...issued!.metadata, traceparent, tracestate: 'vendor=1' } };
+    const [message] = routeToTopics(traced, INTEGRATION_TOPICS);
+    expect(IntegrationMessageHeaders.parse(message?.message.headers)).toMatchObject({
+      traceparent,
+      tracestate: 'vendor=1',
+    });
+    for (const { message: untraced } of routeToTopics(rest[0]!, INTEGRATION_TOPICS))
+      expect(Object.keys(untraced.headers)).not.toContain('traceparent');
+  });
+
   it('keys farm and farmer events by their aggregate id on the registry topic', () => {
     const farmer = recorded(farmerStream('f1'), [farmerRegistered('f1', '2026-01-01T00:00:00.000Z')]);
     const farm = recorded(farmStream('m1'), [farmRegistered('m1', 'f1', '2026-01-02T00:00:00.000Z')]);

@@ -12,13 +12,17 @@ export interface RoutedMessage {
   readonly message: OutgoingMessage;
 }
 
-const headersOf = (event: RecordedEvent): IntegrationMessageHeaders => ({
-  ce_id: event.metadata.event_id,
-  ce_type: `cropcover.${event.type}`,
-  ce_source: `urn:cropcover:${event.streamId}`,
-  ce_time: event.metadata.occurred_at,
+// A traced event's message starts with the trace context of its append; the publisher replaces it with
+// its own send span's, a child of that append.
+const headersOf = ({ streamId, type, metadata }: RecordedEvent): IntegrationMessageHeaders => ({
+  ce_id: metadata.event_id,
+  ce_type: `cropcover.${type}`,
+  ce_source: `urn:cropcover:${streamId}`,
+  ce_time: metadata.occurred_at,
   ce_specversion: '1.0',
   'content-type': 'application/json',
+  ...(metadata.traceparent ? { traceparent: metadata.traceparent } : {}),
+  ...(metadata.tracestate ? { tracestate: metadata.tracestate } : {}),
 });
 
 const loggedEventOf = (event: RecordedEvent) => ({

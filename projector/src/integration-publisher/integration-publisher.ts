@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import { groupByTopic, routeToTopics } from './integration-messages';
 import { createPublishBackoff, type PublishBackoffOptions } from './publish-backoff';
 import { registerPublishLagMetrics } from './publish-lag-metrics';
+import { traceSends } from './send-spans';
 
 // Publishes the log to Kafka (SPEC §7) from a checkpoint of its own in projection_checkpoints. The
 // checkpoint moves only after the broker acknowledged a whole batch, so a crash or an outage repeats
@@ -88,15 +89,18 @@ export const startIntegrationPublisher = async ({
     if (!last) return;
     await backoff.beforeAttempt();
     if (stopping) throw new PublisherStopping();
-    const byTopic = groupByTopic(batch.flatMap((event) => routeToTopics(event, topics)));
+    const sends = traceSends(batch.flatMap((event) => routeToTopics(event, topics)));
+    const byTopic = groupByTopic(sends.messages);
     try {
       if (byTopic.size > 0)
         await (await connectedProducer()).send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
     } catch (error) {
+      sends.end(error);
       backoff.failed();
       await dropProducer();
       throw error;
     }
+    sends.end();
     backoff.succeeded();
     await db.transaction().execute((trx) => saveCheckpoint(trx, checkpointName, last.position));
     checkpoint = last.position;

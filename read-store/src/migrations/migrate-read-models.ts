@@ -14,6 +14,7 @@ import { evaluationCoverage } from './0010-evaluation-coverage';
 import { payoutFinality } from './0011-payout-finality';
 import { webhookDeliveryLeases } from './0012-webhook-delivery-leases';
 import { policyMonitorRounds } from './0013-policy-monitor-rounds';
+import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-context';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0011-payout-finality': payoutFinality,
   '0012-webhook-delivery-leases': webhookDeliveryLeases,
   '0013-policy-monitor-rounds': policyMonitorRounds,
+  '0014-webhook-delivery-trace-context': webhookDeliveryTraceContext,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
+import { traceHttpRequests } from '../tracing/http-server-span';
 import { createAuthenticator } from './auth';
 import { docsRouter } from './docs';
 import { jsonBody } from './json-body';
@@ -48,6 +49,7 @@ export const createHttpApp = ({
   const app = express();
   app.disable('x-powered-by');
   app.use(noSniff);
+  app.use(traceHttpRequests);
   app.use(requestContext(logger));
   app.use(metrics.middleware);
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 
@@ -18,13 +19,20 @@ const saneId = /^[A-Za-z0-9._:-]{1,128}$/;
 const inboundId = (value: string | undefined): string | undefined =>
   value !== undefined && saneId.test(value) ? value : undefined;
 
-/** First middleware of every app: assigns the request id, echoes it, and writes one access log line. */
+/** Runs in every app right after the request's server span starts: assigns the request id, echoes it,
+ *  and writes one access log line. */
 export const requestContext =
   (logger: Logger): RequestHandler =>
   (req, res, next) => {
     const requestId = inboundId(req.get('X-Request-Id')) ?? randomUUID();
     const correlationId = inboundId(req.get('X-Correlation-Id')) ?? requestId;
-    const requestLogger = logger.child({ request_id: requestId, correlation_id: correlationId });
+    // A traced request's log lines name its trace, so a trace found in a collector leads to its logs.
+    const span = trace.getActiveSpan();
+    const requestLogger = logger.child({
+      request_id: requestId,
+      correlation_id: correlationId,
+      ...(span?.isRecording() ? { trace_id: span.spanContext().traceId } : {}),
+    });
     contexts.set(req, { requestId, correlationId, logger: requestLogger });
     res.setHeader('X-Request-Id', requestId);
 

@@ -1,4 +1,5 @@
 // Test-only helpers other packages' suites use; nothing outside a test imports this folder.
 
 export { describeWithKafka, kafkaBrokerScript, testBrokers } from './kafka-test-broker';
+export { type ReadableSpan, recordSpansInMemory, type SpansInMemory } from './spans-in-memory';
 export { createTestDatabase, type TestDatabase, testServerUrl } from './test-database';

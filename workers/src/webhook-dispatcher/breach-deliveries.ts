@@ -3,6 +3,7 @@ import type { TriggerBreached } from '@cropcover/contracts';
 import { policyStream, triggerBreachedDelivery } from '@cropcover/domain';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
+import type { TraceCarrier } from '@cropcover/runtime';
 import { sql, type Transaction } from 'kysely';
 
 /** A breach of the log, wherever the dispatcher read it (the log itself or Kafka). */
@@ -11,6 +12,8 @@ export interface LoggedBreach {
   readonly position: GlobalPosition;
   readonly organizationId: string;
   readonly breach: TriggerBreached;
+  /** The trace the breach was read in; its deliveries' sends continue it. Empty when nothing is traced. */
+  readonly trace: TraceCarrier;
 }
 
 /** The organization that owns the policy, from its first event. The log, not a read model: the policies
@@ -34,7 +37,7 @@ export const breachOrganization = async (eventStore: EventStore, breach: Trigger
  *  adds nothing: deliveries are unique on event and subscription. */
 export const recordBreachDeliveries = async (
   trx: Transaction<ReadModels>,
-  { eventId, position, organizationId, breach }: LoggedBreach,
+  { eventId, position, organizationId, breach, trace }: LoggedBreach,
   now: Date,
 ): Promise<void> => {
   const targets = await trx
@@ -60,6 +63,8 @@ export const recordBreachDeliveries = async (
         attempt_count: 0,
         next_attempt_at: now,
         created_at: now,
+        traceparent: trace.traceparent ?? null,
+        tracestate: trace.tracestate ?? null,
       })),
     )
     .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())

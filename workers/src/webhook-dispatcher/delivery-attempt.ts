@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nextDeliveryAttemptAt } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import type { Clock, Logger } from '@cropcover/runtime';
+import { type Clock, contextOfCarrier, inSpan, type Logger } from '@cropcover/runtime';
 import type { Kysely, Transaction } from 'kysely';
 import type { DeliveryOutcome } from './dispatcher-metrics';
 import { deactivateGoneEndpoint } from './endpoint-gone';
@@ -30,7 +30,17 @@ const findDueDelivery = (trx: Transaction<ReadModels>, now: Date) =>
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_targets as t', 't.webhook_id', 'd.webhook_id')
     .innerJoin('webhook_secrets as s', 's.webhook_id', 'd.webhook_id')
-    .select(['d.event_id', 'd.webhook_id', 'd.payload', 'd.attempt_count', 't.url', 't.organization_id', 's.secret'])
+    .select([
+      'd.event_id',
+      'd.webhook_id',
+      'd.payload',
+      'd.attempt_count',
+      'd.traceparent',
+      'd.tracestate',
+      't.url',
+      't.organization_id',
+      's.secret',
+    ])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.leased_until', 'is', null), eb('d.leased_until', '<=', now)]))
@@ -100,6 +110,35 @@ export const attemptDueDelivery = async (
   const leaseId = randomUUID();
   const delivery = await claimDueDelivery(deps.db, deps.clock.now(), leaseId);
   if (!delivery) return undefined;
+  // A span per attempt in the trace the breach was recorded in (a root of its own for a breach recorded
+  // untraced), so the time between breach and send, and each retry, shows in the request's trace.
+  return inSpan(
+    'deliver webhook',
+    {
+      attributes: {
+        'cropcover.webhook_id': delivery.webhook_id,
+        'cropcover.event_id': delivery.event_id,
+        'cropcover.attempt': delivery.attempt_count + 1,
+      },
+    },
+    async (span) => {
+      const outcome = await sendAndRecord(deps, delivery, leaseId, signal);
+      if (outcome) span.setAttribute('cropcover.delivery_outcome', outcome);
+      return outcome;
+    },
+    contextOfCarrier({
+      ...(delivery.traceparent ? { traceparent: delivery.traceparent } : {}),
+      ...(delivery.tracestate ? { tracestate: delivery.tracestate } : {}),
+    }),
+  );
+};
+
+const sendAndRecord = async (
+  deps: DeliveryAttemptDeps,
+  delivery: ClaimedDelivery,
+  leaseId: string,
+  signal: AbortSignal,
+): Promise<DeliveryOutcome | undefined> => {
   const attemptedAt = deps.clock.now();
   const renewal = setInterval(() => {
     renewLease(deps, delivery, leaseId).catch((error: unknown) =>

@@ -57,7 +57,14 @@ const recordBreach = async (
   const organizationId = await breachOrganization(eventStore, breach);
   await recordBreachDeliveries(
     trx,
-    { eventId: recorded.metadata.event_id, position: recorded.position, organizationId, breach },
+    {
+      eventId: recorded.metadata.event_id,
+      position: recorded.position,
+      organizationId,
+      breach,
+      // Read from the log, not Kafka: the deliveries continue the trace of the append itself.
+      trace: { traceparent: recorded.metadata.traceparent, tracestate: recorded.metadata.tracestate },
+    },
     now,
   );
 };

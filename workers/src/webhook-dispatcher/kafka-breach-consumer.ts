@@ -2,7 +2,17 @@ import { decodeEvent } from '@cropcover/application';
 import { INTEGRATION_TOPICS, TriggerBreachMessage } from '@cropcover/contracts';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import type { Clock, ConsumerGroupMember, IncomingMessage, KafkaClient, Logger } from '@cropcover/runtime';
+import {
+  type Clock,
+  type ConsumerGroupMember,
+  contextOfCarrier,
+  type IncomingMessage,
+  inSpan,
+  type KafkaClient,
+  type Logger,
+  traceCarrierOf,
+} from '@cropcover/runtime';
+import { SpanKind } from '@opentelemetry/api';
 import type { Kysely } from 'kysely';
 import { breachOrganization, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
 import { DELIVERY_RECORDER_NAME } from './delivery-recorder';
@@ -76,6 +86,8 @@ const loggedBreach = async (eventStore: EventStore, message: TriggerBreachMessag
     position: logged.position,
     organizationId: await breachOrganization(eventStore, event.data),
     breach: event.data,
+    // The consumer span's, a child of the publisher's send span named by the message's `traceparent`.
+    trace: traceCarrierOf(),
   };
 };
 
@@ -115,7 +127,7 @@ export const consumeBreachesFromKafka = (
     }
   };
 
-  const onMessage = async (message: IncomingMessage): Promise<void> => {
+  const recordMessage = async (message: IncomingMessage): Promise<void> => {
     const parsed = parseMessage(message);
     if (!parsed) {
       // Not a breach message of the contract: it can never be recorded, and blocking the partition on it
@@ -132,6 +144,24 @@ export const consumeBreachesFromKafka = (
     await db.transaction().execute((trx) => recordBreachDeliveries(trx, breach, clock.now()));
     onRecorded();
   };
+
+  const onMessage = (message: IncomingMessage): Promise<void> =>
+    inSpan(
+      `process ${message.topic}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': message.topic,
+          'messaging.destination.partition.id': String(message.partition),
+          'messaging.kafka.offset': Number(message.offset),
+          ...(message.headers.ce_id ? { 'messaging.message.id': message.headers.ce_id } : {}),
+        },
+      },
+      () => recordMessage(message),
+      contextOfCarrier(message.headers),
+    );
 
   const join = async (): Promise<ConsumerGroupMember | undefined> => {
     for (let failures = 0; !stopping.aborted; failures += 1) {

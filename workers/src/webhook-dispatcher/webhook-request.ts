@@ -2,6 +2,8 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { isPublicAddress } from '@cropcover/contracts';
+import { inSpan, type TraceCarrier, traceCarrierOf } from '@cropcover/runtime';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { guardedLookup } from './guarded-lookup';
 import { webhookSignature } from './webhook-signature';
 
@@ -35,11 +37,41 @@ export const CONNECTION_FAILED = 'could not connect to the receiver';
 export type WebhookSender = (request: WebhookRequest) => Promise<WebhookAnswer>;
 
 /** POSTs signed deliveries. Redirects are not followed (a 3xx is a failed attempt), and every connection
- *  goes through the address guard. */
+ *  goes through the address guard. Each send is a client span; the request carries its `traceparent`
+ *  (W3C Trace Context, outside the signed content) so a traced subscriber can continue the trace. */
 export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
+  const post = signedPost(allowInsecure);
+  return (request) => {
+    const target = new URL(request.url);
+    // Host and port only: a subscriber's URL may hold a token in its path or query.
+    return inSpan(
+      'POST',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          'server.address': target.hostname,
+          'server.port': Number(target.port || (target.protocol === 'https:' ? 443 : 80)),
+        },
+      },
+      async (span) => {
+        const answer = await post(request, traceCarrierOf());
+        if (answer.statusCode !== null) span.setAttribute('http.response.status_code', answer.statusCode);
+        if (answer.statusCode === null || answer.statusCode >= 400)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: answer.error ?? `HTTP ${answer.statusCode}` });
+        return answer;
+      },
+    );
+  };
+};
+
+const signedPost = (allowInsecure: boolean) => {
   const lookup = guardedLookup(allowInsecure);
   const agents = { 'http:': new HttpAgent({ lookup }), 'https:': new HttpsAgent({ lookup }) };
-  return ({ url, eventId, body, secret, now, signal }) => {
+  return (
+    { url, eventId, body, secret, now, signal }: WebhookRequest,
+    traceHeaders: TraceCarrier,
+  ): Promise<WebhookAnswer> => {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);
@@ -66,6 +98,7 @@ export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
           'webhook-id': eventId,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': webhookSignature(secret, eventId, timestamp, body),
+          ...traceHeaders,
         },
       });
       request.once('response', (response) => {

@@ -27,6 +27,9 @@ export interface WebhookDeliveriesTable {
   /** The sender holding it now, until `leased_until`; both null while nobody is sending it. */
   lease_id: string | null;
   leased_until: NullableTimestamp;
+  /** W3C Trace Context the breach was recorded in, which its sends continue; null when tracing was off. */
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 export interface WebhookDeliveryAttemptsTable {
