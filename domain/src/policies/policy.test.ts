@@ -15,7 +15,7 @@ import { evaluationKind } from './evaluation-kind';
 import { evaluationResult } from './evaluation-result';
 import { type IssuePolicy, issuePolicy } from './issue-policy';
 import { lapsePolicy } from './lapse-policy';
-import { nextMonitoringDate } from './next-monitoring-date';
+import { asLastCheckedOn, nextMonitoringDate } from './next-monitoring-date';
 import { evolvePolicy, type IssuedPolicy, initialPolicy } from './policy';
 import { policyView } from './policy-view';
 import { settlePayout } from './settle-payout';
@@ -617,6 +617,19 @@ describe('monitoring and the policy view', () => {
       data: { policy_id: 'policy-1', reason: 'x', lapsed_at: '2026-03-26T00:00:00Z' },
     };
     expect(nextMonitoringDate(issuedState([policyIssued, lapsed]))).toBeUndefined();
+  });
+
+  it('counts the next day from the monitor’s last round when its repeats appended nothing', () => {
+    const evaluated = issuedState([
+      policyIssued,
+      ...evaluatePolicy(
+        { actor: insurer, evaluationId: 'e', readings: {}, now: new Date('2026-04-04T05:00:00Z') },
+        issuedState([policyIssued]),
+      ),
+    ]);
+    expect(nextMonitoringDate(asLastCheckedOn(evaluated, '2026-04-06'))).toBe('2026-04-07');
+    expect(nextMonitoringDate(asLastCheckedOn(evaluated, '2026-04-02'))).toBe('2026-04-05');
+    expect(nextMonitoringDate(asLastCheckedOn(evaluated, null))).toBe('2026-04-05');
   });
 
   it('shows money in major units and each trigger’s current reading', () => {

@@ -1,6 +1,6 @@
 import { type PolicyList, PolicyListQuery } from '@cropcover/contracts';
-import { policyListItem } from '@cropcover/domain';
-import type { ReadModels } from '@cropcover/read-store';
+import { asLastCheckedOn, policyListItem } from '@cropcover/domain';
+import { calendarDateOf, type ReadModels } from '@cropcover/read-store';
 import { parseQuery, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import { type Kysely, sql } from 'kysely';
@@ -33,7 +33,9 @@ const pageOf = (db: Kysely<ReadModels>, filters: Filters, page: number, pageSize
       'page.policy_id',
       'policies.policy_id',
     )
+    .leftJoin('policy_monitor_rounds as rounds', 'rounds.policy_id', 'policies.policy_id')
     .select('policies.aggregate')
+    .select((eb) => calendarDateOf(eb.ref('rounds.checked_on')).as('checked_on'))
     .orderBy('page.issued_at', 'desc')
     .orderBy('page.policy_id')
     .execute();
@@ -67,6 +69,11 @@ export const listPolicies =
     const { page, page_size, ...filters } = parseQuery(PolicyListQuery, req);
     const scope: Filters = { ...filters, organizationId };
     const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
-    const list: PolicyList = { items: rows.map((row) => policyListItem(row.aggregate)), total, page, page_size };
+    const list: PolicyList = {
+      items: rows.map((row) => policyListItem(asLastCheckedOn(row.aggregate, row.checked_on))),
+      total,
+      page,
+      page_size,
+    };
     res.json(list);
   };
