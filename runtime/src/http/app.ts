@@ -47,6 +47,7 @@ export const createHttpApp = ({
 }: HttpAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   app.use(noSniff);
   app.use(requestContext(logger));
   app.use(metrics.middleware);
