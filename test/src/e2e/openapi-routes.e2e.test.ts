@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { type PrismProxy, startPrismProxy } from '../support/prism-proxy';
-import { type RunningService, startService } from '../support/service-process';
+import { type RunningService, startProcess } from '../support/service-process';
 
 // Issue 13, "Done when": a walk over every route of the OpenAPI document, over real HTTP against the
 // service on real PostgreSQL, with good inputs and bad ones (no or a bad token, a missing role, a
@@ -126,11 +126,12 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   database = await createTestDatabase('e2e_openapi_routes');
-  service = await startService({
-    DATABASE_URL: database.url,
-    MONITOR_ENABLED: 'false',
-    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
-  });
+  // `npm start` with a Prism proxy of the test's own in front, whatever E2E_PRISM_PROXY says.
+  service = await startProcess(
+    ['npm', 'start', '--silent'],
+    { DATABASE_URL: database.url, MONITOR_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
+    '/readyz',
+  );
   document = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
   prism = await startPrismProxy(service.baseUrl);
   viaPrism = apiClient(prism.baseUrl);

@@ -10,8 +10,6 @@ import { freePort, repositoryRoot } from './service-process';
 // Prism logs it and puts it in the `sl-violations` header. Request violations are not counted: the
 // suites send bad requests on purpose, and it is the service's answer to them that must be documented.
 
-const PRISM = join(repositoryRoot, 'test/node_modules/.bin/prism');
-
 export interface PrismProxy {
   readonly baseUrl: string;
   /** Every response violation Prism logged so far, each with the request it answered. */
@@ -34,7 +32,7 @@ export const startPrismProxy = async (upstreamBaseUrl: string): Promise<PrismPro
 
   const port = await freePort();
   const child = spawn(
-    PRISM,
+    join(repositoryRoot, 'test/node_modules/.bin/prism'),
     ['proxy', documentFile, upstreamBaseUrl, `--port=${port}`, '--cors=false', '--validate-request=false'],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
