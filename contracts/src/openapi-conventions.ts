@@ -76,6 +76,12 @@ const conventionalRoute = (route: RouteConfig): RouteConfig => {
     responses = withStatus(responses, 409, 'idempotency_key_in_flight: the first request with this key still runs');
     responses = withStatus(responses, 422, 'idempotency_key_reused: the key was used for another request');
   }
+  responses[401] = withHeaders(responses[401]!, {
+    'WWW-Authenticate': header(
+      'The scheme to authenticate with (RFC 6750), and the error when a token was sent',
+      'Bearer',
+    ),
+  });
   responses = withStatus(responses, 429, 'Rate limit exceeded; see Retry-After');
   responses[429] = withHeaders(responses[429]!, { 'Retry-After': header('Seconds to wait', '1') });
   if (route.method !== 'get') {

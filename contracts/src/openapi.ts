@@ -66,6 +66,13 @@ const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: ProblemDetails } },
 });
+/** A farm answer carries its version as a strong ETag, the precondition If-Match names. */
+const versionedFarm = (description: string) => ({
+  ...json(Farm, description),
+  headers: {
+    ETag: { description: "The farm's version, for If-Match on a later PUT", schema: { type: 'string' as const } },
+  },
+});
 const commonErrors = {
   400: problem('Malformed JSON, wrong types, unknown fields or values'),
   401: problem('Missing, expired, malformed or wrongly signed bearer token'),
@@ -113,7 +120,7 @@ const registerRegistryRoutes = (registry: OpenAPIRegistry): void => {
     summary: 'Register a farm owned by the caller',
     request: body(FarmCreateRequest),
     responses: {
-      201: json(Farm, 'Created'),
+      201: versionedFarm('Created'),
       413: problem('Body over 1 MiB'),
       415: problem('Not JSON'),
       ...commonErrors,
@@ -126,7 +133,7 @@ const registerRegistryRoutes = (registry: OpenAPIRegistry): void => {
     summary: 'Read a farm (owner, linked organizations, admins)',
     request: { params: FarmPathParams, query: FarmReadQuery },
     responses: {
-      200: json(Farm, 'The farm; ETag for If-Match'),
+      200: versionedFarm('The farm'),
       404: problem('Unknown or invisible'),
       ...commonErrors,
     },
@@ -138,7 +145,7 @@ const registerRegistryRoutes = (registry: OpenAPIRegistry): void => {
     summary: 'Update a farm (owner or admin); updated_at or If-Match guard against lost updates',
     request: { params: FarmPathParams, ...body(FarmUpdateRequest) },
     responses: {
-      200: json(Farm, 'Updated'),
+      200: versionedFarm('Updated'),
       404: problem('Unknown, inactive or invisible'),
       409: problem('version_conflict: the body updated_at is stale'),
       412: problem('precondition_failed: If-Match names another version'),

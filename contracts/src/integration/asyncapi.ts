@@ -7,7 +7,11 @@ import { INTEGRATION_TOPICS } from './topics';
 // a downstream team can generate a consumer from. Served at /asyncapi.json.
 
 const DRAFT_7 = 'application/schema+json;version=draft-07';
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any' });
+// The shapes the publisher's check accepts (`io: 'input'`): objects stay open, as the consumer rules
+// promise (new fields may appear). The output shapes close every object, and a message that joins the
+// log position to the event (an allOf of two closed objects) could then match nothing.
+const jsonSchema = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any', io: 'input' });
 
 const CONSUMER_RULES = [
   'Messages with the same key arrive in the order of the log; `stream_revision` counts up by one per event of the stream.',

@@ -49,8 +49,9 @@ export const IntegrationMessageHeaders = z
     ce_id: z.string(),
     /** `cropcover.<event type>`, e.g. `cropcover.TriggerBreached`. */
     ce_type: z.string().regex(/^cropcover\.[A-Z][A-Za-z]+$/),
-    /** `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`. */
-    ce_source: z.string().startsWith('urn:cropcover:'),
+    /** `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`. A pattern, not startsWith:
+     *  that becomes the JSON Schema format `starts_with`, which no standard validator knows. */
+    ce_source: z.string().regex(/^urn:cropcover:/),
     ce_time: DateTime,
     ce_specversion: z.literal('1.0'),
     'content-type': z.literal('application/json'),

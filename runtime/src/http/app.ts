@@ -48,6 +48,7 @@ export const createHttpApp = ({
 }: HttpAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   app.use(noSniff);
   app.use(traceHttpRequests);
   app.use(requestContext(logger));

@@ -16,6 +16,7 @@ import { readCheckpoint } from '@cropcover/read-store';
 import { createPlatformaticClient, type KafkaClient } from '@cropcover/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { asyncApiConsumerOf } from '../support/asyncapi-consumer';
 import { addDays, today } from '../support/calendar';
 import { type RunningService, startProcess } from '../support/service-process';
 import { eventually } from '../support/webhook-receiver';
@@ -509,6 +510,15 @@ describeWithKafka('the production topology under SIGKILLs and a broker outage', 
     await topicReader.waitFor(() => {
       for (const [topic, events] of Object.entries(onTopic)) expect(firstOfEach(topic).length).toBe(events.length);
     }, 60_000);
+    // A consumer written only from the served AsyncAPI document reads every message of the run, doubles
+    // included: each on a documented channel, with key, CloudEvents headers and payload as documented.
+    const consumer = await asyncApiConsumerOf(urlOf('queryApi'), TOPIC_PREFIX);
+    expect(topicReader.messages.flatMap((message) => consumer.problemsOf(message))).toEqual([]);
+    console.info(
+      `topology: the AsyncAPI consumer parsed ${topicReader.messages.length} messages (${Object.values(TOPICS)
+        .map((topic) => `${topic}: ${topicReader!.messages.filter((message) => message.topic === topic).length}`)
+        .join(', ')})`,
+    );
     for (const topic of Object.keys(onTopic)) {
       const revisions = new Map<string, number[]>();
       for (const message of firstOfEach(topic)) {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startPrismProxy } from './prism-proxy';
 
 // Starts the project's processes on free ports against a given database, the way the README starts
 // them, so tests talk to them over HTTP only.
@@ -35,10 +36,41 @@ const exited = (child: ChildProcess): Promise<void> =>
     else child.once('exit', () => resolve());
   });
 
-/** The all-in-one service, started as the README's quick start does. */
-/** `npm start` of this checkout, or of another (`cwd`: a benchmark runs an older one beside it). */
-export const startService = (env: Record<string, string>, cwd: string = repositoryRoot): Promise<RunningService> =>
-  startProcess(['npm', 'start', '--silent'], env, '/readyz', cwd);
+/** The all-in-one service, started as the README's quick start does: `npm start` of this checkout, or of
+ *  another (`cwd`: a benchmark runs an older one beside it). With E2E_PRISM_PROXY=true, behind a Prism
+ *  proxy (README, "Checking the API contract"): a response the OpenAPI document does not allow fails the
+ *  suite when it stops the service. */
+export const startService = async (
+  env: Record<string, string>,
+  cwd: string = repositoryRoot,
+): Promise<RunningService> => {
+  const service = await startProcess(['npm', 'start', '--silent'], env, '/readyz', cwd);
+  return process.env.E2E_PRISM_PROXY === 'true' ? behindPrism(service) : service;
+};
+
+const behindPrism = async (service: RunningService): Promise<RunningService> => {
+  const prism = await startPrismProxy(service.baseUrl);
+  const report = (): void => {
+    const violations = prism.responseViolations();
+    console.info(`prism: ${prism.forwarded()} requests forwarded, ${violations.length} response violations`);
+    if (violations.length > 0)
+      throw new Error(`Prism found responses the OpenAPI document does not allow:\n${violations.join('\n')}`);
+  };
+  return {
+    ...service,
+    baseUrl: prism.baseUrl,
+    stop: async () => {
+      await prism.stop();
+      await service.stop();
+      report();
+    },
+    kill: async () => {
+      await prism.stop();
+      await service.kill();
+      report();
+    },
+  };
+};
 
 /** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
 export const startProcess = async (
