@@ -150,13 +150,21 @@ try {
   });
   console.log(`dispatcher SIGKILL (new one ready after ${Math.round(restartMs)} ms): ${summary(dispatcherKill)}`);
 
+  let brokerUpAt = 0;
   const brokerRestart = await breachesAcross(async () => {
     await kafkaBrokerScript('stop');
     await sleep(BROKER_OUTAGE_MS);
     await kafkaBrokerScript('start');
+    brokerUpAt = performance.now();
     await sleep(2_000);
   });
   console.log(`broker stopped ${BROKER_OUTAGE_MS / 1000} s and started: ${summary(brokerRestart)}`);
+  // Fault 4's measure: from the broker accepting connections again to the webhooks it held back.
+  const afterBrokerUp = [...arrivals.values()].filter((at) => at >= brokerUpAt).sort((a, b) => a - b);
+  console.log(
+    `broker accepting again → first webhook ${Math.round(afterBrokerUp[0]! - brokerUpAt)} ms, ` +
+      `→ all held back delivered ${Math.round(afterBrokerUp.at(-1)! - brokerUpAt)} ms`,
+  );
 
   const createFarms = async (): Promise<number[]> => {
     const latencies: number[] = [];
