@@ -11,6 +11,7 @@ import {
   stringDeserializers,
   stringSerializers,
 } from '@platformatic/kafka';
+import { pauseUnlessAborted } from '../abortable-pause';
 import type { Logger } from '../logger';
 import type { IncomingMessage, KafkaClient, KafkaProducer } from './kafka-client';
 
@@ -55,18 +56,6 @@ const messageText = (message: ConsumedRecord): IncomingMessage => ({
   value: message.value ?? null,
   headers: Object.fromEntries(message.headers),
 });
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-const pause = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 
 /** At most `size` holders at a time, served in order. */
 const slots = (size: number) => {
@@ -197,7 +186,7 @@ export const createPlatformaticClient = ({ brokers, clientId, logger }: Platform
               { err: error, topic: incoming.topic, partition: incoming.partition, offset: incoming.offset, delayMs },
               'handling a Kafka message failed; retrying it',
             );
-            await pause(delayMs, stopping.signal);
+            await pauseUnlessAborted(delayMs, stopping.signal);
           }
         }
         try {
@@ -269,7 +258,7 @@ export const createPlatformaticClient = ({ brokers, clientId, logger }: Platform
           logger.warn({ err: error, groupId, topics }, 'Kafka consumer stream ended; consuming again');
           // No backoff of our own: each attempt already spends the client's retries (about 8 s).
           for (;;) {
-            await pause(RECONSUME_PAUSE_MS, stopping.signal);
+            await pauseUnlessAborted(RECONSUME_PAUSE_MS, stopping.signal);
             if (stopping.signal.aborted) return;
             try {
               stream = await consume();

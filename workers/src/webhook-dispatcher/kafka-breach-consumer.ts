@@ -10,6 +10,7 @@ import {
   inSpan,
   type KafkaClient,
   type Logger,
+  pauseUnlessAborted,
   traceCarrierOf,
 } from '@cropcover/runtime';
 import { SpanKind } from '@opentelemetry/api';
@@ -91,17 +92,6 @@ const loggedBreach = async (eventStore: EventStore, message: TriggerBreachMessag
   };
 };
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
-
 /**
  * Consumes `cropcover.trigger-breaches.v1` as a consumer group: each breach becomes one pending delivery
  * per subscription of the policy's organization created before it in the log and still active (the
@@ -123,7 +113,7 @@ export const consumeBreachesFromKafka = (
   const waitForTargets = async (position: GlobalPosition): Promise<void> => {
     while (!(await reached(db, position))) {
       stopping.throwIfAborted();
-      await sleep(TARGETS_POLL_MS, stopping);
+      await pauseUnlessAborted(TARGETS_POLL_MS, stopping);
     }
   };
 
@@ -184,7 +174,7 @@ export const consumeBreachesFromKafka = (
       } catch (error) {
         const delayMs = Math.min(JOIN_MAX_BACKOFF_MS, JOIN_BACKOFF_MS * 2 ** failures);
         logger.warn({ err: error, topic, groupId, delayMs }, 'cannot join the breach consumer group yet; retrying');
-        await sleep(delayMs, stopping);
+        await pauseUnlessAborted(delayMs, stopping);
       }
     }
     return undefined;
