@@ -2,10 +2,9 @@ import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar-date';
-import type { ReadingHistory } from '../insurance/reading-history';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
+import { type FieldReadings, readingsByPeril } from '../testing/readings';
 import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { evolvePolicy, type IssuedPolicy, type Policy } from './policy';
@@ -51,8 +50,6 @@ const scenarioArbitrary = fc.record({
 const issued = (perils: Peril[], sumInsured: number): Policy =>
   issuedPolicyAfter(policyIssuedEvents({ perils, sumInsured, currency: 'JPY', termStart, termEnd }));
 
-type FieldReadings = Record<ReadingIndex, readonly IndexObservation[]>;
-
 /** Readings as the store keeps them: the latest value per index and date, its revision counting the
  *  replacements. */
 const upsert = (
@@ -70,14 +67,6 @@ const upsert = (
   }
   return next;
 };
-
-/** What each peril reads of the field's own readings: drought and flood share the rainfall. */
-const byPeril = (stored: FieldReadings): ReadingHistory => ({
-  drought: stored.rainfall_mm,
-  flood: stored.rainfall_mm,
-  vegetation_stress: stored.ndvi,
-  storm: stored.wind_speed_ms,
-});
 
 const asIssued = (state: Policy): IssuedPolicy => {
   if (state.status === 'not_issued') throw new Error('not issued');
@@ -100,7 +89,7 @@ describe('payout properties over random readings and evaluation sequences', () =
           const command = {
             actor: insurer,
             evaluationId: `e${at}`,
-            readings: byPeril(stored),
+            readings: readingsByPeril(stored),
             now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
           };
           const before = asIssued(state);

@@ -6,6 +6,7 @@ import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
+import { type FieldReadings, readingsByPeril } from '../testing/readings';
 import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { evolvePolicy, type IssuedPolicy, type Policy } from './policy';
@@ -63,9 +64,7 @@ const scenarioArbitrary = fc.record({
   ),
 });
 
-type StoredReadings = Record<ReadingIndex, readonly IndexObservation[]>;
-
-const upsert = (stored: StoredReadings, pushed: readonly { index: ReadingIndex; day: number; value: number }[]) => {
+const upsert = (stored: FieldReadings, pushed: readonly { index: ReadingIndex; day: number; value: number }[]) => {
   const next = { ...stored };
   for (const index of ['rainfall_mm', 'ndvi', 'wind_speed_ms'] as const) {
     const byDate = new Map(stored[index].map((reading) => [reading.date, reading]));
@@ -80,13 +79,6 @@ const upsert = (stored: StoredReadings, pushed: readonly { index: ReadingIndex; 
   }
   return next;
 };
-
-const byPeril = (stored: StoredReadings): ReadingHistory => ({
-  drought: stored.rainfall_mm,
-  flood: stored.rainfall_mm,
-  vegetation_stress: stored.ndvi,
-  storm: stored.wind_speed_ms,
-});
 
 const issued = (perils: Peril[], sumInsured: number): IssuedPolicy =>
   issuedPolicyAfter(policyIssuedEvents({ perils, sumInsured, currency: 'JPY', termStart, termEnd }));
@@ -119,7 +111,7 @@ describe('leaving repeated evaluations unrecorded', () => {
       fc.property(scenarioArbitrary, ({ perils, sumInsured, days }) => {
         let everyEvaluation: Policy = issued(perils, sumInsured);
         let changesOnly: Policy = everyEvaluation;
-        let stored: StoredReadings = { rainfall_mm: [], ndvi: [], wind_speed_ms: [] };
+        let stored: FieldReadings = { rainfall_mm: [], ndvi: [], wind_speed_ms: [] };
         const moneyRecordingEvery: unknown[] = [];
         const moneySkippingRepeats: unknown[] = [];
         let day = termStart;
@@ -141,7 +133,7 @@ describe('leaving repeated evaluations unrecorded', () => {
           const command = {
             actor: insurer,
             evaluationId: `e${at}`,
-            readings: byPeril(stored),
+            readings: readingsByPeril(stored),
             now: new Date(`${day}T00:05:00Z`),
           };
 

@@ -6,4 +6,4 @@ export {
   stationSourceRegistered,
 } from './index-sources';
 export { insuredFarmEvents } from './insured-farm';
-export { dailyReadings, firstRecorded, reading } from './readings';
+export { dailyReadings, type FieldReadings, firstRecorded, reading, readingsByPeril } from './readings';

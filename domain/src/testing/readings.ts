@@ -1,4 +1,6 @@
+import type { ReadingIndex } from '@cropcover/contracts';
 import { addDays } from '../insurance/calendar-date';
+import type { ReadingHistory } from '../insurance/reading-history';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 
 // Readings as the store hands them to the deciders: each first recorded (revision 1) unless a test
@@ -14,3 +16,14 @@ export const dailyReadings = (from: string, values: readonly number[]): IndexObs
 /** `date`/`value` pairs as first recorded readings. */
 export const firstRecorded = (readings: readonly { date: string; value: number }[]): IndexObservation[] =>
   readings.map(({ date, value }) => reading(date, value));
+
+/** A field's own readings per index, as the store keeps them. */
+export type FieldReadings = Record<ReadingIndex, readonly IndexObservation[]>;
+
+/** What each peril reads of the field's own readings: drought and flood share the rainfall. */
+export const readingsByPeril = (stored: FieldReadings): ReadingHistory => ({
+  drought: stored.rainfall_mm,
+  flood: stored.rainfall_mm,
+  vegetation_stress: stored.ndvi,
+  storm: stored.wind_speed_ms,
+});
