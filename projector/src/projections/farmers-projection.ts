@@ -4,8 +4,7 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import { recordsetOf } from './recordset';
-import { inChunks } from './row-chunks';
+import { anyOf, recordsetOf } from './batch-parameters';
 
 type FarmerRow = Insertable<FarmersTable>;
 type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
@@ -21,12 +20,8 @@ const loadRows = async (
   trx: Transaction<ReadModels>,
   farmerIds: readonly string[],
 ): Promise<Map<string, FarmerRow>> => {
-  const rows = new Map<string, FarmerRow>();
-  for (const ids of inChunks(farmerIds)) {
-    for (const row of await trx.selectFrom('farmers').selectAll().where('farmer_id', 'in', ids).execute())
-      rows.set(row.farmer_id, row);
-  }
-  return rows;
+  const selected = await trx.selectFrom('farmers').selectAll().where('farmer_id', '=', anyOf(farmerIds)).execute();
+  return new Map<string, FarmerRow>(selected.map((row) => [row.farmer_id, row]));
 };
 
 /** The row after the event, or undefined when the event is already reflected (a replay) and changes nothing. */

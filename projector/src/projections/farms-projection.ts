@@ -4,8 +4,7 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import { recordsetOf } from './recordset';
-import { inChunks } from './row-chunks';
+import { anyOf, recordsetOf } from './batch-parameters';
 
 /** A farms row as the projection works on it and writes it: crops as an array (jsonb). */
 type FarmRow = Omit<Insertable<FarmsTable>, 'common_grown_crops'> & { common_grown_crops: string[] | null };
@@ -27,16 +26,12 @@ const decode = (event: RecordedEvent<FarmEvent['type']>): RevisedFarmEvent => ({
 });
 
 const loadRows = async (trx: Transaction<ReadModels>, farmIds: readonly string[]): Promise<Map<string, FarmRow>> => {
-  const rows = new Map<string, FarmRow>();
-  for (const ids of inChunks(farmIds)) {
-    const selected: Selectable<FarmsTable>[] = await trx
-      .selectFrom('farms')
-      .selectAll()
-      .where('farm_id', 'in', ids)
-      .execute();
-    for (const row of selected) rows.set(row.farm_id, row);
-  }
-  return rows;
+  const selected: Selectable<FarmsTable>[] = await trx
+    .selectFrom('farms')
+    .selectAll()
+    .where('farm_id', '=', anyOf(farmIds))
+    .execute();
+  return new Map(selected.map((row) => [row.farm_id, row]));
 };
 
 /** The farm row after the event, or undefined when the event is already reflected (a replay). */

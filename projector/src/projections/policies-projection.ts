@@ -5,6 +5,7 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { PolicyEvaluationsTable, PolicyPayoutsTable, ReadModels } from '@cropcover/read-store';
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Projection } from '../projection';
+import { anyOf } from './batch-parameters';
 import { applyPolicyCountChanges, policyCountChanges } from './policy-counts';
 import { policyPayoutRow, policyRow } from './policy-rows';
 import { inChunks } from './row-chunks';
@@ -29,16 +30,12 @@ const loadPolicies = async (
   trx: Transaction<ReadModels>,
   policyIds: readonly string[],
 ): Promise<Map<string, PolicyState>> => {
-  const policies = new Map<string, PolicyState>();
-  for (const ids of inChunks(policyIds)) {
-    const rows = await trx
-      .selectFrom('policies')
-      .select(['policy_id', 'aggregate', 'stream_revision'])
-      .where('policy_id', 'in', ids)
-      .execute();
-    for (const row of rows) policies.set(row.policy_id, { aggregate: row.aggregate, revision: row.stream_revision });
-  }
-  return policies;
+  const rows = await trx
+    .selectFrom('policies')
+    .select(['policy_id', 'aggregate', 'stream_revision'])
+    .where('policy_id', '=', anyOf(policyIds))
+    .execute();
+  return new Map(rows.map((row) => [row.policy_id, { aggregate: row.aggregate, revision: row.stream_revision }]));
 };
 
 /** The policy after the event, or undefined when the event is already reflected (a replay) or concerns a
