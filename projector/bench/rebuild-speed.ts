@@ -63,6 +63,10 @@ try {
   );
   console.log(`appended ${appended()} events in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
   console.log(`mix: ${mix.map((row) => `${row.event_type} ${row.count}`).join(', ')}`);
+  // What the log costs on disk per event, indexes included: an input of docs/scaling.md.
+  await pool.query('vacuum analyze events');
+  const { rows: size } = await pool.query<{ bytes: string }>(`select pg_total_relation_size('events')::text as bytes`);
+  console.log(`log on disk: ${Math.round(Number(size[0]!.bytes) / appended())} bytes per event, indexes included`);
 
   const rates: number[] = [];
   const profiler = new Session();
