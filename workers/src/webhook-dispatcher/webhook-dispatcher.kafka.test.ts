@@ -91,15 +91,15 @@ const observed = (kafka: KafkaClient, handled: string[]): KafkaClient => ({
   joinConsumerGroup: (options) =>
     kafka.joinConsumerGroup({
       ...options,
-      onMessage: async (message) => {
-        await options.onMessage(message);
-        handled.push(message.headers.ce_id ?? '');
+      onBatch: async (messages) => {
+        await options.onBatch(messages);
+        handled.push(...messages.map((message) => message.headers.ce_id ?? ''));
       },
     }),
 });
 
-/** A client whose consumers stop dead after recording the message `ceId`, before its offset can be
- *  committed: what a dispatcher killed between its PostgreSQL commit and Kafka's offset commit leaves. */
+/** A client whose consumers stop dead after recording the batch with the message `ceId`, before its offset
+ *  can be committed: what a dispatcher killed between its PostgreSQL commit and Kafka's offset commit leaves. */
 const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: string[]): KafkaClient => ({
   ...kafka,
   joinConsumerGroup: async (options) => {
@@ -109,9 +109,9 @@ const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: 
     });
     const member = await kafka.joinConsumerGroup({
       ...options,
-      onMessage: async (message) => {
-        await options.onMessage(message);
-        if (message.headers.ce_id !== ceId) return;
+      onBatch: async (messages) => {
+        await options.onBatch(messages);
+        if (!messages.some((message) => message.headers.ce_id === ceId)) return;
         recorded.push(ceId);
         await released;
         throw new Error('stopped before committing the offset');
