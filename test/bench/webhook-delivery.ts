@@ -17,8 +17,14 @@ import { repositoryRoot, startService } from '../src/support/service-process';
 // 1. Latency: 200 breaches, one evaluation every 100 ms over HTTP; from the evaluate response to arrival.
 // 2. Throughput: 1,000 breached policies appended straight to the event store in one go (seeding, not
 //    HTTP: 4,000 requests would measure the API instead), timed from the first arrival to the last.
-// Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts
+// Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts (BENCH_LATENCY_BREACHES=0 skips
+// part 1 for a short run of the throughput alone).
 
+console.log(
+  `load average at start: ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')}`,
+);
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const LATENCY_BREACHES = Number(process.env.BENCH_LATENCY_BREACHES ?? 200);
 const LATENCY_SPACING_MS = 100;
@@ -44,10 +50,11 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
+const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const database = await createTestDatabase('bench_webhook_delivery');
 const service = await startService({
   DATABASE_URL: database.url,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  KAFKA_BROKERS: brokers,
   WEBHOOK_ALLOW_INSECURE: 'true',
   MONITOR_ENABLED: 'false',
   RATE_LIMIT_PER_MINUTE: '1000000',
@@ -56,7 +63,8 @@ const api = apiClient(service.baseUrl);
 
 let peakServiceRss = 0;
 let peakBrokerRss = 0;
-const brokerPid = readFileSync(`${repositoryRoot}.kafka/broker.pid`, 'utf8').trim();
+// scripts/kafka-broker keeps each port's broker state apart.
+const brokerPid = readFileSync(`${repositoryRoot}.kafka/port-${brokers.split(':').at(-1)}/broker.pid`, 'utf8').trim();
 const sampleRss = async (): Promise<void> => {
   const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
   const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0);
@@ -158,10 +166,12 @@ try {
   await sampleRss();
 
   const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
-  console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
-  console.log(
-    `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
-  );
+  if (latencies.length > 0) {
+    console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
+    console.log(
+      `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+    );
+  }
   console.log(`throughput: ${BURST_BREACHES} breaches appended in ${seedMs.toFixed(0)} ms`);
   console.log(
     `  first → last arrival ${spanMs.toFixed(0)} ms = ${((BURST_BREACHES - 1) / (spanMs / 1000)).toFixed(0)} deliveries/s; append start → last arrival ${seedToLastMs.toFixed(0)} ms`,
@@ -169,7 +179,12 @@ try {
   console.log(
     `  deliveries recorded over ${Number(rows[0]?.recorded_ms).toFixed(0)} ms, first → last attempt ${Number(rows[0]?.sent_ms).toFixed(0)} ms`,
   );
-  console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}; load ${loadavg()[0]?.toFixed(2)}`);
+  console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}`);
+  console.log(
+    `load average at end: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   clearInterval(sampler);
   await service.stop();

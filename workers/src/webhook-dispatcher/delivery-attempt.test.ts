@@ -5,7 +5,8 @@ import { openProjectorTestDatabase, type ProjectorTestDatabase } from '@cropcove
 import { type SettableClock, settableClock } from '@cropcover/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { attemptDueDelivery, DELIVERY_LEASE_MS, type DeliveryAttemptDeps } from './delivery-attempt';
+import { createAttemptRecorder } from './attempt-recorder';
+import { attemptDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type DeliveryAttemptDeps } from './delivery-attempt';
 import { createWebhookSender } from './webhook-request';
 
 // Issue 11, fault 1: the dispatcher held a row lock, so an open transaction, across the HTTP send, and an
@@ -79,6 +80,15 @@ describe('attempting a due delivery', () => {
       .execute();
   });
 
+  /** Claims the next due delivery and sends it, as one sender of the dispatcher does. */
+  const attemptDueDelivery = async (attemptDeps: DeliveryAttemptDeps, signal: AbortSignal) => {
+    const [due] = await claimDueDeliveries(attemptDeps.db, attemptDeps.clock.now(), randomUUID(), {
+      count: 1,
+      perEndpoint: 8,
+    });
+    if (!due) return undefined;
+    return attemptDelivery(attemptDeps, createAttemptRecorder(attemptDeps.db, attemptDeps.eventStore), due, signal);
+  };
   const nextArrival = () =>
     new Promise<void>((resolve) => {
       arrived = resolve;

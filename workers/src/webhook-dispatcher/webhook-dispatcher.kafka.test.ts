@@ -153,6 +153,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
       logger: t.logger,
       allowInsecure: true,
       retryScale: 0.001,
+      sending: { atOnce: 64, perEndpoint: 8 },
       kafka: { client, partitions: 1, topic: topics.triggerBreaches, groupId },
     });
     running.push(dispatcher);
