@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       monitorEnabled: true,
       webhookAllowInsecure: false,
       webhookRetryScale: 1,
-      webhookSendsAtOnce: 64,
+      webhookSendsAtOnce: 256,
       webhookSendsPerEndpoint: 8,
       indexSourceDefaults: {},
       tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },

@@ -115,14 +115,15 @@ export const configVariables = [
   },
   {
     name: 'WEBHOOK_SENDS_AT_ONCE',
-    default: '64',
-    description: 'Webhook deliveries one dispatcher process sends at once, to all endpoints together.',
+    default: '256',
+    description:
+      'Webhook deliveries one dispatcher process holds at once, being sent or next in line, to all endpoints together.',
   },
   {
     name: 'WEBHOOK_SENDS_PER_ENDPOINT',
     default: '8',
     description:
-      'Webhook deliveries in flight to one endpoint (URL) at once, across all dispatcher processes: a slow receiver never sees more.',
+      'Webhook requests one dispatcher process has in flight to one endpoint (URL) at once: a slow receiver never sees more from it.',
   },
   {
     name: 'INDEX_SOURCE_DEFAULTS',

@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAttemptRecorder } from './attempt-recorder';
 import { attemptDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type DeliveryAttemptDeps } from './delivery-attempt';
+import { startDeliverySending } from './delivery-sending';
+import { createDispatcherMetrics } from './dispatcher-metrics';
 import { createWebhookSender } from './webhook-request';
 
 // Issue 11, fault 1: the dispatcher held a row lock, so an open transaction, across the HTTP send, and an
@@ -148,12 +150,10 @@ describe('attempting a due delivery', () => {
   });
 
   it('gives the delivery back, unattempted, when the dispatcher stops mid-send', async () => {
-    const stopping = new AbortController();
     const receiving = nextArrival();
-    const attempt = attemptDueDelivery(deps, stopping.signal);
+    const sending = startDeliverySending(deps, { atOnce: 4, perEndpoint: 2 }, createDispatcherMetrics(t.db));
     await receiving;
-    stopping.abort(new Error('stopping'));
-    await expect(attempt).rejects.toThrow('stopping');
+    await sending.stop();
     held.shift()?.respond(200);
     expect(await delivery()).toMatchObject({ status: 'pending', attempt_count: 0, lease_id: null, leased_until: null });
   });

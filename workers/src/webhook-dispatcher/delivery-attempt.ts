@@ -16,11 +16,11 @@ export interface DeliveryAttemptDeps {
   readonly logger: Logger;
 }
 
-/** How long a claimed delivery stays reserved to its sender without being renewed. The sender renews it
- *  every `LEASE_RENEWAL_MS` while it waits for the receiver, so a sender that dies mid-send frees its
- *  delivery within seconds, however long receivers take. */
+/** How long a claimed delivery stays reserved to its sender without being renewed. The sender renews its
+ *  leases every `LEASE_RENEWAL_MS` while they wait for their turn or their receiver, so a sender that
+ *  dies mid-send frees its deliveries within seconds, however long receivers take. */
 export const DELIVERY_LEASE_MS = 5_000;
-const LEASE_RENEWAL_MS = 1_500;
+export const LEASE_RENEWAL_MS = 1_500;
 
 /** A due delivery leased to this process, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -40,79 +40,77 @@ export interface ClaimedDelivery {
 export interface ClaimLimits {
   /** Most deliveries this claim takes. */
   readonly count: number;
-  /** Most deliveries to one endpoint (URL) being sent at once, counting every live lease of any process. */
+  /** Most deliveries to one endpoint (URL) leased at once, by any dispatcher: one endpoint's backlog cannot
+   *  take every place of a claim while other endpoints wait. */
   readonly perEndpoint: number;
 }
 
-/** Claims are taken one at a time across all dispatchers (a transaction-scoped advisory lock), so the
- *  number of live leases per endpoint a claim counts cannot be raised by another claim meanwhile. */
-const CLAIM_LOCK = sql`hashtext('cropcover.webhook-delivery-claims')`;
-
-/** Leases up to `count` due deliveries nobody else is sending, oldest due first, without passing
- *  `perEndpoint` deliveries in flight to any one URL: one statement in a transaction that commits before
- *  anything is sent, so no transaction stays open while receivers take their time (an open one holds
- *  back what every reader of the log may see). Several dispatchers never send one delivery at once. */
-export const claimDueDeliveries = (
+/** Leases up to `count` due deliveries nobody else is sending, oldest due first, leaving out endpoints that
+ *  already have `perEndpoint` deliveries leased: one statement that commits before anything is sent, so
+ *  no transaction stays open while receivers take their time (an open one holds back what every reader
+ *  of the log may see). A row another claim leased meanwhile is re-checked and skipped, so several
+ *  dispatchers never send one delivery at once. */
+export const claimDueDeliveries = async (
   db: Kysely<ReadModels>,
   now: Date,
   leaseId: string,
   { count, perEndpoint }: ClaimLimits,
-): Promise<ClaimedDelivery[]> =>
-  db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
-    const leasedUntil = new Date(now.getTime() + DELIVERY_LEASE_MS);
-    const { rows } = await sql<ClaimedDelivery>`
-      with sending as (
-        select t.url, count(*) as deliveries
-          from webhook_deliveries d join webhook_targets t on t.webhook_id = d.webhook_id
-         where d.status = 'pending' and d.leased_until > ${now}
-         group by t.url
-      ), due as (
-        select d.event_id, d.webhook_id, d.next_attempt_at,
-               coalesce(s.deliveries, 0)
-                 + row_number() over (partition by t.url order by d.next_attempt_at, d.event_id, d.webhook_id) as place
-          from webhook_deliveries d
-          join webhook_targets t on t.webhook_id = d.webhook_id
-          left join sending s on s.url = t.url
-         where d.status = 'pending' and d.next_attempt_at <= ${now}
-           and (d.leased_until is null or d.leased_until <= ${now})
-           and t.is_active
-      ), chosen as (
-        select event_id, webhook_id from due
-         where place <= ${perEndpoint}
-         order by next_attempt_at, event_id, webhook_id
-         limit ${count}
-      )
-      update webhook_deliveries d
-         set lease_id = ${leaseId}, leased_until = ${leasedUntil}
-        from chosen c, webhook_targets t, webhook_secrets s
-       where d.event_id = c.event_id and d.webhook_id = c.webhook_id
-         and t.webhook_id = d.webhook_id and s.webhook_id = d.webhook_id
-         and d.status = 'pending' and (d.leased_until is null or d.leased_until <= ${now})
-      returning d.event_id, d.webhook_id, d.payload, d.attempt_count, d.traceparent, d.tracestate,
-                t.url, t.organization_id, s.secret, d.lease_id`.execute(trx);
-    return rows;
-  });
+): Promise<ClaimedDelivery[]> => {
+  const leasedUntil = new Date(now.getTime() + DELIVERY_LEASE_MS);
+  const { rows } = await sql<ClaimedDelivery>`
+    with leased as (
+      select t.url, count(*) as deliveries
+        from webhook_deliveries d join webhook_targets t on t.webhook_id = d.webhook_id
+       where d.status = 'pending' and d.leased_until > ${now}
+       group by t.url
+    ), due as (
+      select d.event_id, d.webhook_id, d.next_attempt_at,
+             coalesce(l.deliveries, 0)
+               + row_number() over (partition by t.url order by d.next_attempt_at, d.event_id, d.webhook_id) as place
+        from webhook_deliveries d
+        join webhook_targets t on t.webhook_id = d.webhook_id
+        left join leased l on l.url = t.url
+       where d.status = 'pending' and d.next_attempt_at <= ${now}
+         and (d.leased_until is null or d.leased_until <= ${now})
+         and t.is_active
+    ), chosen as (
+      select event_id, webhook_id from due
+       where place <= ${perEndpoint}
+       order by next_attempt_at, event_id, webhook_id
+       limit ${count}
+    )
+    update webhook_deliveries d
+       set lease_id = ${leaseId}, leased_until = ${leasedUntil}
+      from chosen c, webhook_targets t, webhook_secrets s
+     where d.event_id = c.event_id and d.webhook_id = c.webhook_id
+       and t.webhook_id = d.webhook_id and s.webhook_id = d.webhook_id
+       and d.status = 'pending' and (d.leased_until is null or d.leased_until <= ${now})
+    returning d.event_id, d.webhook_id, d.payload, d.attempt_count, d.traceparent, d.tracestate,
+              t.url, t.organization_id, s.secret, d.lease_id`.execute(db);
+  return rows;
+};
 
-/** Keeps the delivery leased to this sender while it waits for the receiver. */
-const renewLease = (deps: DeliveryAttemptDeps, delivery: ClaimedDelivery) =>
-  deps.db
+/** Keeps the claims' deliveries leased to this process while they wait for their turn or their receiver;
+ *  those already recorded have no lease any more and are left alone. */
+export const renewLeases = async (db: Kysely<ReadModels>, now: Date, leaseIds: readonly string[]): Promise<void> => {
+  if (leaseIds.length === 0) return;
+  await db
     .updateTable('webhook_deliveries')
-    .set({ leased_until: new Date(deps.clock.now().getTime() + DELIVERY_LEASE_MS) })
-    .where('event_id', '=', delivery.event_id)
-    .where('webhook_id', '=', delivery.webhook_id)
-    .where('lease_id', '=', delivery.lease_id)
+    .set({ leased_until: new Date(now.getTime() + DELIVERY_LEASE_MS) })
+    .where('lease_id', 'in', leaseIds)
     .execute();
+};
 
-/** Gives a delivery back unattempted (the dispatcher is stopping), for the next sender at once. */
-const releaseLease = (db: Kysely<ReadModels>, delivery: ClaimedDelivery) =>
-  db
+/** Gives the claims' deliveries not yet recorded back unattempted (the dispatcher is stopping), for the
+ *  next sender at once. */
+export const releaseLeases = async (db: Kysely<ReadModels>, leaseIds: readonly string[]): Promise<void> => {
+  if (leaseIds.length === 0) return;
+  await db
     .updateTable('webhook_deliveries')
     .set({ lease_id: null, leased_until: null })
-    .where('event_id', '=', delivery.event_id)
-    .where('webhook_id', '=', delivery.webhook_id)
-    .where('lease_id', '=', delivery.lease_id)
+    .where('lease_id', 'in', leaseIds)
     .execute();
+};
 
 const outcomeOf = (answer: WebhookAnswer, nextAttemptAt: Date | undefined): DeliveryOutcome => {
   if (answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300) return 'delivered';
@@ -159,25 +157,16 @@ const sendAndRecord = async (
   signal: AbortSignal,
 ): Promise<DeliveryOutcome | undefined> => {
   const attemptedAt = deps.clock.now();
-  const renewal = setInterval(() => {
-    renewLease(deps, delivery).catch((error: unknown) =>
-      deps.logger.warn({ err: error, event_id: delivery.event_id }, 'could not renew a webhook delivery lease'),
-    );
-  }, LEASE_RENEWAL_MS);
-  const answer = await deps
-    .send({
-      url: delivery.url,
-      eventId: delivery.event_id,
-      body: delivery.payload,
-      secret: delivery.secret,
-      now: attemptedAt,
-      signal,
-    })
-    .finally(() => clearInterval(renewal));
-  if (signal.aborted) {
-    await releaseLease(deps.db, delivery);
-    throw signal.reason;
-  }
+  const answer = await deps.send({
+    url: delivery.url,
+    eventId: delivery.event_id,
+    body: delivery.payload,
+    secret: delivery.secret,
+    now: attemptedAt,
+    signal,
+  });
+  // Its lease is given back with the others the stopping dispatcher holds.
+  if (signal.aborted) throw signal.reason;
   // The subscriber sees the attempt's generic reason; the operator's log gets what really happened.
   if (answer.detail !== null) {
     deps.logger.warn(
