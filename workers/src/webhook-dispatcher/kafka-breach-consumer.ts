@@ -21,7 +21,7 @@ import { DELIVERY_RECORDER_NAME } from './delivery-recorder';
 export const BREACH_CONSUMER_GROUP = 'cropcover-webhook-dispatcher';
 const JOIN_BACKOFF_MS = 1_000;
 const JOIN_MAX_BACKOFF_MS = 30_000;
-/** How often a breach waits for the subscription events before it in the log to be recorded. */
+/** How often a batch looks again for the positions the log reader notes as it passes the breaches. */
 const TARGETS_POLL_MS = 50;
 
 /** Where the dispatcher reads breaches when Kafka is configured. */
@@ -85,8 +85,8 @@ const notedPositions = async (db: Kysely<ReadModels>, eventIds: readonly string[
     ).map((row) => [row.event_id, positionOf(row)]),
   );
 
-/** The breach's position read from the log itself: for a breach the log reader has not passed yet, or
- *  passed before it noted positions. */
+/** The breach's position read from the log itself, for a breach the log reader passed before it noted
+ *  positions. */
 const positionInLog = async (eventStore: EventStore, message: TriggerBreachMessage): Promise<GlobalPosition> => {
   const [logged] = await eventStore.readStream(message.stream_id, { fromRevision: message.stream_revision, limit: 1 });
   // Published only after it was logged; a message the log does not hold is retried, never dropped.
@@ -122,33 +122,43 @@ export const consumeBreachesFromKafka = (
   }: KafkaBreachSource,
   { eventStore, db, clock, logger, stopping, onRecorded }: KafkaBreachConsumerDeps,
 ): ConsumerGroupMember => {
-  const waitForTargets = async (position: GlobalPosition): Promise<void> => {
-    while (!(await reached(db, position))) {
-      stopping.throwIfAborted();
-      await pauseUnlessAborted(TARGETS_POLL_MS, stopping);
+  /** Where each breach of the batch sits in the log, as the log reader noted it once it had passed it
+   *  (its targets then include every subscription created before it). One query a poll for the whole
+   *  batch while the log reader catches up. */
+  const positionsOf = async (messages: readonly TriggerBreachMessage[]): Promise<Map<string, GlobalPosition>> => {
+    // Each breach is in the log before it is published, so at or before the head read now.
+    const head = await eventStore.headPosition();
+    const positions = new Map<string, GlobalPosition>();
+    for (let passedHead = head === 'start'; ; ) {
+      const missing = messages.filter(({ event_id }) => !positions.has(event_id));
+      for (const [eventId, position] of await notedPositions(
+        db,
+        missing.map(({ event_id }) => event_id),
+      ))
+        positions.set(eventId, position);
+      if (positions.size === messages.length) return positions;
+      if (passedHead) {
+        // Passed, yet not noted: passed before positions were noted (an upgrade). Read from the log.
+        for (const message of missing)
+          if (!positions.has(message.event_id))
+            positions.set(message.event_id, await positionInLog(eventStore, message));
+        return positions;
+      }
+      passedHead = head === 'start' || (await reached(db, head));
+      if (!passedHead) {
+        stopping.throwIfAborted();
+        await pauseUnlessAborted(TARGETS_POLL_MS, stopping);
+      }
     }
   };
 
   /** The breaches as the log holds them: their positions order them against the subscription events. */
   const loggedBreaches = async (received: readonly ReceivedBreach[]): Promise<LoggedBreach[]> => {
-    const noted = await notedPositions(
-      db,
-      received.map(({ message }) => message.event_id),
-    );
-    const positions = await Promise.all(
-      received.map(async ({ message }) => {
-        const position = noted.get(message.event_id);
-        if (position) return position;
-        // The log reader noted positions only as it passed them: wait until it has passed this one too.
-        const inLog = await positionInLog(eventStore, message);
-        await waitForTargets(inLog);
-        return inLog;
-      }),
-    );
+    const positions = await positionsOf(received.map(({ message }) => message));
     return Promise.all(
-      received.map(async ({ message, span }, i) => ({
+      received.map(async ({ message, span }) => ({
         eventId: message.event_id,
-        position: positions[i] as GlobalPosition,
+        position: positions.get(message.event_id) as GlobalPosition,
         organizationId: await breachOrganization(eventStore, message.data),
         breach: message.data,
         // The consumer span's, a child of the publisher's send span named by the message's `traceparent`.
