@@ -126,6 +126,22 @@ const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: 
   },
 });
 
+/** A client whose consumers fail their first batch of several messages halfway: the first half recorded,
+ *  then an error, as a dispatcher whose database went away mid-batch. */
+const failingFirstBatchMidway = (kafka: KafkaClient, failedBatches: string[][]): KafkaClient => ({
+  ...kafka,
+  joinConsumerGroup: (options) =>
+    kafka.joinConsumerGroup({
+      ...options,
+      onBatch: async (messages) => {
+        if (failedBatches.length > 0 || messages.length < 2) return options.onBatch(messages);
+        failedBatches.push(messages.map((message) => message.headers.ce_id ?? ''));
+        await options.onBatch(messages.slice(0, Math.floor(messages.length / 2)));
+        throw new Error('the read store went away mid-batch');
+      },
+    }),
+});
+
 describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
   let t: ProjectorTestDatabase;
   let kafka: KafkaClient;
@@ -306,5 +322,27 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
     const requests = receiver.at('/restarted');
     expect(requests.map((request) => request.headers['webhook-id'])).toEqual([breachId]);
     expect(await deliveriesOf(breachId)).toMatchObject([{ status: 'delivered', attempt_count: 1 }]);
+  }, 120_000);
+
+  it('sends each breach once when a batch fails halfway and is handed again', async () => {
+    const run = freshRun();
+    const organizationId = `org-${randomUUID()}`;
+    await subscribe(organizationId, '/midway');
+    // Logged before the publisher starts, so they are published, and fetched, together.
+    const breachIds: string[] = [];
+    for (let i = 0; i < 10; i += 1) breachIds.push((await logBreach(breachedPolicy(organizationId))).breachId);
+    const failedBatches: string[][] = [];
+    await startDispatcher(failingFirstBatchMidway(kafka, failedBatches), run);
+    await startPublisher(run);
+
+    await vi.waitFor(() => expect(receiver.at('/midway')).toHaveLength(breachIds.length), WAIT);
+    // Time enough for a second send, had one been recorded.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(failedBatches).toHaveLength(1);
+    expect(failedBatches[0]?.length).toBeGreaterThan(1);
+    const requests = receiver.at('/midway');
+    expect(requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...breachIds].sort());
+    for (const breachId of breachIds)
+      expect(await deliveriesOf(breachId)).toMatchObject([{ status: 'delivered', attempt_count: 1 }]);
   }, 120_000);
 });
