@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       monitorEnabled: true,
       webhookAllowInsecure: false,
       webhookRetryScale: 1,
+      webhookSendsAtOnce: 256,
+      webhookSendsPerEndpoint: 8,
       indexSourceDefaults: {},
       tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },
     });
@@ -98,6 +100,8 @@ describe('loadConfig', () => {
       MONITOR_ENABLED: 'false',
       WEBHOOK_ALLOW_INSECURE: 'true',
       WEBHOOK_RETRY_SCALE: '0.001',
+      WEBHOOK_SENDS_AT_ONCE: '16',
+      WEBHOOK_SENDS_PER_ENDPOINT: '2',
       INDEX_SOURCE_DEFAULTS:
         'rainfall_mm=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8, ndvi=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
     });
@@ -125,6 +129,8 @@ describe('loadConfig', () => {
       monitorEnabled: false,
       webhookAllowInsecure: true,
       webhookRetryScale: 0.001,
+      webhookSendsAtOnce: 16,
+      webhookSendsPerEndpoint: 2,
       indexSourceDefaults: {
         rainfall_mm: '01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8',
         ndvi: '01a20b0c-8e4a-70d5-b3e5-1ec6587e62b9',
@@ -157,6 +163,7 @@ describe('loadConfig', () => {
     ['MONITOR_ENABLED', 'yes'],
     ['WEBHOOK_ALLOW_INSECURE', '1'],
     ['WEBHOOK_RETRY_SCALE', '0'],
+    ['WEBHOOK_SENDS_PER_ENDPOINT', '0'],
     ['INDEX_SOURCE_DEFAULTS', 'rainfall_mm'],
     ['INDEX_SOURCE_DEFAULTS', 'soil_moisture=01a20b0c-8e4a-70d5-b3e5-1ec6587e62b8'],
     ['INDEX_SOURCE_DEFAULTS', 'ndvi=not-a-uuid'],

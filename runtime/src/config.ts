@@ -114,6 +114,18 @@ export const configVariables = [
     description: 'Multiplies the webhook retry delays (5 s … 10 h); e.g. 0.001 in tests.',
   },
   {
+    name: 'WEBHOOK_SENDS_AT_ONCE',
+    default: '256',
+    description:
+      'Webhook deliveries one dispatcher process holds at once, being sent or next in line, to all endpoints together.',
+  },
+  {
+    name: 'WEBHOOK_SENDS_PER_ENDPOINT',
+    default: '8',
+    description:
+      'Webhook requests one dispatcher process has in flight to one endpoint (URL) at once: a slow receiver never sees more from it.',
+  },
+  {
     name: 'INDEX_SOURCE_DEFAULTS',
     description:
       "Default index source per index, e.g. `rainfall_mm=<source_id>,ndvi=<source_id>`: what a quote or issue naming no source for a peril reads. Unset: the policy organization's own field readings.",
@@ -199,6 +211,8 @@ export interface Config {
   readonly monitorEnabled: boolean;
   readonly webhookAllowInsecure: boolean;
   readonly webhookRetryScale: number;
+  readonly webhookSendsAtOnce: number;
+  readonly webhookSendsPerEndpoint: number;
   /** Source id per index (`rainfall_mm`, `ndvi`, `wind_speed_ms`); an index left out has no default. */
   readonly indexSourceDefaults: Readonly<Record<string, string>>;
   readonly tracing: TracingConfig;
@@ -278,6 +292,8 @@ const schema = z
       .regex(/^\d+(\.\d+)?$/, { error: 'must be a positive number' })
       .transform(Number)
       .pipe(z.number().positive({ error: 'must be a positive number' })),
+    WEBHOOK_SENDS_AT_ONCE: integer(1, 10_000),
+    WEBHOOK_SENDS_PER_ENDPOINT: integer(1, 1_000),
     OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_SDK_DISABLED: flag,
@@ -387,6 +403,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     monitorEnabled: values.MONITOR_ENABLED,
     webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,
     webhookRetryScale: values.WEBHOOK_RETRY_SCALE,
+    webhookSendsAtOnce: values.WEBHOOK_SENDS_AT_ONCE,
+    webhookSendsPerEndpoint: values.WEBHOOK_SENDS_PER_ENDPOINT,
     indexSourceDefaults: values.INDEX_SOURCE_DEFAULTS ?? {},
     tracing: {
       enabled:

@@ -178,6 +178,7 @@ export const startService = async (
         logger,
         allowInsecure: config.webhookAllowInsecure,
         retryScale: config.webhookRetryScale,
+        sending: { atOnce: config.webhookSendsAtOnce, perEndpoint: config.webhookSendsPerEndpoint },
         metricsRegistry: metrics.registry,
         kafka: configuredBreachSource(config, logger),
       })

@@ -16,9 +16,18 @@ import { repositoryRoot, startService } from '../src/support/service-process';
 // answers 200 at once and notes each arrival.
 // 1. Latency: 200 breaches, one evaluation every 100 ms over HTTP; from the evaluate response to arrival.
 // 2. Throughput: 1,000 breached policies appended straight to the event store in one go (seeding, not
-//    HTTP: 4,000 requests would measure the API instead), timed from the first arrival to the last.
-// Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts
+//    HTTP: 4,000 requests would measure the API instead), timed from the first arrival to the last. The
+//    deliveries cannot arrive faster than the breaches are appended (about 1–2 s here), so:
+// 3. Backlog: another 1,000 appended while the service is stopped, then the service started: from its
+//    first arrival to the last, what the whole path sustains when every breach is there at once.
+// Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts (BENCH_LATENCY_BREACHES=0 skips
+// part 1 for a short run of the throughput alone).
 
+console.log(
+  `load average at start: ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')}`,
+);
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const LATENCY_BREACHES = Number(process.env.BENCH_LATENCY_BREACHES ?? 200);
 const LATENCY_SPACING_MS = 100;
@@ -44,19 +53,22 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
+const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const database = await createTestDatabase('bench_webhook_delivery');
-const service = await startService({
+const serviceEnv = {
   DATABASE_URL: database.url,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  KAFKA_BROKERS: brokers,
   WEBHOOK_ALLOW_INSECURE: 'true',
   MONITOR_ENABLED: 'false',
   RATE_LIMIT_PER_MINUTE: '1000000',
-});
+};
+let service = await startService(serviceEnv);
 const api = apiClient(service.baseUrl);
 
 let peakServiceRss = 0;
 let peakBrokerRss = 0;
-const brokerPid = readFileSync(`${repositoryRoot}.kafka/broker.pid`, 'utf8').trim();
+// scripts/kafka-broker keeps each port's broker state apart.
+const brokerPid = readFileSync(`${repositoryRoot}.kafka/port-${brokers.split(':').at(-1)}/broker.pid`, 'utf8').trim();
 const sampleRss = async (): Promise<void> => {
   const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
   const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0);
@@ -124,52 +136,93 @@ try {
   // 2. Throughput: 1,000 breaches logged at once, in policies of the subscribed organization.
   const pool = createPool(database.url, createLogger({ level: 'silent' }), { max: 8 });
   const eventStore = createPostgresEventStore({ pool });
-  const burst = Array.from({ length: BURST_BREACHES }, (_, i) => {
-    const story = policyStory({
-      policyId: `burst-${i}`,
-      organizationId: insurer.org ?? '',
-      perils: ['flood'],
-      termStart: '2026-04-01',
-      termEnd: '2026-04-30',
-      issuedAt: '2026-03-28T08:00:00.000Z',
+  const burstOf = (prefix: string) =>
+    Array.from({ length: BURST_BREACHES }, (_, i) => {
+      const story = policyStory({
+        policyId: `${prefix}-${i}`,
+        organizationId: insurer.org ?? '',
+        perils: ['flood'],
+        termStart: '2026-04-01',
+        termEnd: '2026-04-30',
+        issuedAt: '2026-03-28T08:00:00.000Z',
+      });
+      story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
+      return { id: `${prefix}-${i}`, streamId: story.streamId, events: story.takeNew() };
     });
-    story.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z');
-    return { id: `burst-${i}`, streamId: story.streamId, events: story.takeNew() };
-  });
-  const seeded = performance.now();
-  for (let i = 0; i < burst.length; i += 50)
-    await Promise.all(
-      burst.slice(i, i + 50).map(({ streamId, events }) => eventStore.append(streamId, events, 'no_stream')),
+  const seed = async (burst: ReturnType<typeof burstOf>): Promise<number> => {
+    const started = performance.now();
+    for (let i = 0; i < burst.length; i += 50)
+      await Promise.all(
+        burst.slice(i, i + 50).map(({ streamId, events }) => eventStore.append(streamId, events, 'no_stream')),
+      );
+    return performance.now() - started;
+  };
+  /** Waits for every arrival; then when they came, and over how long the dispatcher recorded and sent. */
+  const arrivalsOf = async (prefix: string, burst: ReturnType<typeof burstOf>) => {
+    while (burst.some(({ id }) => !arrivals.has(id))) await pause(50);
+    const at = burst.map(({ id }) => arrivals.get(id) ?? 0);
+    // Recording (consumer) against sending (senders): when each delivery was recorded, and when sent.
+    const { rows } = await pool.query<{ recorded_ms: number; sent_ms: number }>(
+      `select extract(epoch from max(d.created_at) - min(d.created_at)) * 1000 as recorded_ms,
+              extract(epoch from max(a.attempted_at) - min(a.attempted_at)) * 1000 as sent_ms
+         from webhook_deliveries d join webhook_delivery_attempts a using (event_id, webhook_id)
+        where d.policy_id like $1`,
+      [`${prefix}-%`],
     );
-  const seedMs = performance.now() - seeded;
-  while (burst.some(({ id }) => !arrivals.has(id))) await pause(50);
-  const burstArrivals = burst.map(({ id }) => arrivals.get(id) ?? 0);
-  const spanMs = Math.max(...burstArrivals) - Math.min(...burstArrivals);
-  const seedToLastMs = Math.max(...burstArrivals) - seeded;
-  // Recording (consumer) against sending (senders): when each delivery was recorded, and when sent.
-  const { rows } = await pool.query<{ recorded_ms: number; sent_ms: number }>(
-    `select extract(epoch from max(d.created_at) - min(d.created_at)) * 1000 as recorded_ms,
-            extract(epoch from max(a.attempted_at) - min(a.attempted_at)) * 1000 as sent_ms
-       from webhook_deliveries d join webhook_delivery_attempts a using (event_id, webhook_id)
-      where d.policy_id like 'burst-%'`,
-  );
+    return {
+      first: Math.min(...at),
+      last: Math.max(...at),
+      recordedMs: Number(rows[0]?.recorded_ms),
+      sentMs: Number(rows[0]?.sent_ms),
+    };
+  };
+  const perSecond = (ms: number): string => ((BURST_BREACHES - 1) / (ms / 1000)).toFixed(0);
+
+  const burst = burstOf('burst');
+  const seeded = performance.now();
+  const seedMs = await seed(burst);
+  const live = await arrivalsOf('burst', burst);
+
+  // 3. Backlog: logged while the service is down.
+  await service.stop();
+  const backlog = burstOf('backlog');
+  const backlogSeedMs = await seed(backlog);
+  const starting = performance.now();
+  service = await startService(serviceEnv);
+  const caughtUp = await arrivalsOf('backlog', backlog);
   await eventStore.close();
   await pool.end();
   await sampleRss();
 
   const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
-  console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
-  console.log(
-    `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
-  );
+  if (latencies.length > 0) {
+    console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
+    console.log(
+      `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+    );
+  }
   console.log(`throughput: ${BURST_BREACHES} breaches appended in ${seedMs.toFixed(0)} ms`);
   console.log(
-    `  first → last arrival ${spanMs.toFixed(0)} ms = ${((BURST_BREACHES - 1) / (spanMs / 1000)).toFixed(0)} deliveries/s; append start → last arrival ${seedToLastMs.toFixed(0)} ms`,
+    `  first → last arrival ${(live.last - live.first).toFixed(0)} ms = ${perSecond(live.last - live.first)} deliveries/s; append start → last arrival ${(live.last - seeded).toFixed(0)} ms`,
   );
   console.log(
-    `  deliveries recorded over ${Number(rows[0]?.recorded_ms).toFixed(0)} ms, first → last attempt ${Number(rows[0]?.sent_ms).toFixed(0)} ms`,
+    `  deliveries recorded over ${live.recordedMs.toFixed(0)} ms, first → last attempt ${live.sentMs.toFixed(0)} ms`,
   );
-  console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}; load ${loadavg()[0]?.toFixed(2)}`);
+  console.log(
+    `backlog: ${BURST_BREACHES} breaches appended in ${backlogSeedMs.toFixed(0)} ms while the service was down`,
+  );
+  console.log(
+    `  start → last arrival ${(caughtUp.last - starting).toFixed(0)} ms; first → last arrival ${(caughtUp.last - caughtUp.first).toFixed(0)} ms = ${perSecond(caughtUp.last - caughtUp.first)} deliveries/s`,
+  );
+  console.log(
+    `  deliveries recorded over ${caughtUp.recordedMs.toFixed(0)} ms, first → last attempt ${caughtUp.sentMs.toFixed(0)} ms`,
+  );
+  console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}`);
+  console.log(
+    `load average at end: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   clearInterval(sampler);
   await service.stop();

@@ -18,8 +18,8 @@ export const readTopics = async (kafka: KafkaClient, topics: readonly string[]):
     groupId: `test-reader-${randomUUID()}`,
     topics,
     fromBeginning: true,
-    onMessage: async (message) => {
-      messages.push(message);
+    onBatch: async (batch) => {
+      messages.push(...batch);
     },
   });
   return {

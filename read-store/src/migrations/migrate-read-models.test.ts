@@ -87,6 +87,7 @@ describe('read-model migrations', () => {
       'policy_monitor_rounds',
       'policy_payouts',
       'projection_checkpoints',
+      'webhook_breach_positions',
       'webhook_deliveries',
       'webhook_delivery_attempts',
       'webhook_secrets',

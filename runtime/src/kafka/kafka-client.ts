@@ -37,14 +37,16 @@ export interface ConsumerGroupOptions {
   readonly topics: readonly string[];
   /** Where a group without committed offsets starts: the oldest message, or only new ones. */
   readonly fromBeginning: boolean;
-  /** Partitions whose messages are handled at the same time (default 1); each partition stays in order. */
+  /** Partitions whose batches are handled at the same time (default 1); each partition stays in order. */
   readonly partitionsAtOnce?: number;
-  /** Called in order per partition; its offset is committed after it resolves. A rejection redelivers. */
-  readonly onMessage: (message: IncomingMessage) => Promise<void>;
+  /** Called with the messages fetched for one partition, in offset order, one batch of a partition at a
+   *  time; the batch's offsets are committed after it resolves. A rejection hands the same batch again
+   *  (redelivered whole: the handler must tolerate messages it has already handled). */
+  readonly onBatch: (messages: readonly IncomingMessage[]) => Promise<void>;
 }
 
 export interface ConsumerGroupMember {
-  /** Leaves the group after the message in hand, if any. */
+  /** Leaves the group after the batch in hand, if any. */
   stop(): Promise<void>;
 }
 

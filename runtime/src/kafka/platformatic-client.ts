@@ -43,7 +43,9 @@ const GROUP_SESSION_TIMEOUT_MS = 6_000;
 const GROUP_HEARTBEAT_MS = 1_000;
 
 /** Messages fetched but not yet handled, before fetching pauses. */
-const MAX_QUEUED_MESSAGES = 100;
+const MAX_QUEUED_MESSAGES = 2_000;
+/** Most messages of one partition handed to `onBatch` at once. */
+const MAX_BATCH_MESSAGES = 500;
 const HANDLING_BACKOFF_MS = 300;
 const HANDLING_MAX_BACKOFF_MS = 10_000;
 const RECONSUME_PAUSE_MS = 500;
@@ -145,7 +147,7 @@ export const createPlatformaticClient = ({ brokers, clientId, logger }: Platform
         }
       }),
 
-    joinConsumerGroup: async ({ groupId, groupInstanceId, topics, fromBeginning, partitionsAtOnce = 1, onMessage }) => {
+    joinConsumerGroup: async ({ groupId, groupInstanceId, topics, fromBeginning, partitionsAtOnce = 1, onBatch }) => {
       const consumer = new Consumer({
         ...connection,
         groupId,
@@ -170,66 +172,84 @@ export const createPlatformaticClient = ({ brokers, clientId, logger }: Platform
           autocommit: false,
         });
 
-      /** Handles one message until it succeeds, then commits its offset; gives up only when `abandoned`. */
-      const handle = async (message: ConsumedRecord, abandoned: () => boolean): Promise<void> => {
-        const incoming = messageText(message);
+      /** Hands one partition's batch to `onBatch` until it succeeds, then commits the offset after its last
+       *  message; gives up only when `abandoned`. */
+      const handle = async (batch: readonly ConsumedRecord[], abandoned: () => boolean): Promise<void> => {
+        const incoming = batch.map(messageText);
+        const first = incoming[0];
+        const last = batch.at(-1);
+        if (!first || !last) return;
+        const where = { topic: first.topic, partition: first.partition, offset: first.offset, count: batch.length };
         for (let failures = 0; ; failures += 1) {
           if (abandoned()) return;
           try {
-            await onMessage(incoming);
+            await onBatch(incoming);
             break;
           } catch (error) {
-            // Left uncommitted: whoever holds the partition next gets it again.
+            // Left uncommitted: whoever holds the partition next gets the batch again.
             if (abandoned()) return;
             const delayMs = Math.min(HANDLING_MAX_BACKOFF_MS, HANDLING_BACKOFF_MS * 2 ** failures);
-            logger.warn(
-              { err: error, topic: incoming.topic, partition: incoming.partition, offset: incoming.offset, delayMs },
-              'handling a Kafka message failed; retrying it',
-            );
+            logger.warn({ err: error, ...where, delayMs }, 'handling a batch of Kafka messages failed; retrying it');
             await pauseUnlessAborted(delayMs, stopping.signal);
           }
         }
         try {
-          await message.commit();
+          // Commits the offset after `last`, which covers every message of the batch.
+          await last.commit();
         } catch (error) {
-          // The next commit on the partition covers it; if none comes, the message is seen again.
-          logger.warn(
-            { err: error, topic: incoming.topic, partition: incoming.partition, offset: incoming.offset },
-            'committing a Kafka offset failed',
-          );
+          // The next commit on the partition covers it; if none comes, the batch is seen again.
+          logger.warn({ err: error, ...where }, 'committing a Kafka offset failed');
         }
       };
 
-      /** Hands the stream's messages to `onMessage`, in order per partition, until the stream ends; then
-       *  waits for the messages in hand (the ones not started yet are left for the next stream). */
+      /** Hands the stream's messages to `onBatch`, each partition's in order and one batch of a partition at
+       *  a time, until the stream ends; then waits for the batches in hand (messages not handed yet are left
+       *  for the next stream). */
       const drain = (stream: RecordStream): Promise<Error | undefined> =>
         new Promise((resolve) => {
           const partitionsFree = slots(partitionsAtOnce);
-          const lastOfPartition = new Map<string, Promise<void>>();
+          const waitingOf = new Map<string, ConsumedRecord[]>();
+          const handling = new Map<string, Promise<void>>();
           let queued = 0;
           let ended = false;
           const abandoned = (): boolean => ended || stopping.signal.aborted;
+          /** Runs while the partition has messages waiting; unregisters itself in the same step as it
+           *  finds none left, so a message arriving later starts it again. */
+          const handlePartition = async (partition: string, waiting: ConsumedRecord[]): Promise<void> => {
+            try {
+              // A fetch pushes its messages one after another: let the rest of it arrive first.
+              await new Promise((next) => setImmediate(next));
+              while (waiting.length > 0 && !abandoned()) {
+                await partitionsFree.take();
+                // Taken after the slot: a partition that waited for one hands everything that came meanwhile.
+                const batch = waiting.splice(0, MAX_BATCH_MESSAGES);
+                try {
+                  await handle(batch, abandoned);
+                } finally {
+                  partitionsFree.give();
+                  queued -= batch.length;
+                  if (!ended && stream.isPaused() && queued < MAX_QUEUED_MESSAGES / 2) stream.resume();
+                }
+              }
+            } finally {
+              handling.delete(partition);
+            }
+          };
           stream.on('data', (message: ConsumedRecord) => {
+            if (ended) return;
             const partition = `${message.topic}:${message.partition}`;
+            const waiting = waitingOf.get(partition) ?? [];
+            waitingOf.set(partition, waiting);
+            waiting.push(message);
             queued += 1;
             if (queued >= MAX_QUEUED_MESSAGES) stream.pause();
-            const handled = (lastOfPartition.get(partition) ?? Promise.resolve()).then(async () => {
-              if (abandoned()) return;
-              await partitionsFree.take();
-              try {
-                await handle(message, abandoned);
-              } finally {
-                partitionsFree.give();
-                queued -= 1;
-                if (!ended && stream.isPaused() && queued < MAX_QUEUED_MESSAGES / 2) stream.resume();
-              }
-            });
-            lastOfPartition.set(partition, handled);
+            if (handling.has(partition)) return;
+            handling.set(partition, handlePartition(partition, waiting));
           });
           const finish = (error?: Error): void => {
             if (ended) return;
             ended = true;
-            void Promise.all(lastOfPartition.values()).then(() => resolve(error));
+            void Promise.all(handling.values()).then(() => resolve(error));
           };
           stream.once('error', finish);
           stream.once('close', () => finish());

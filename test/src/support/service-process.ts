@@ -36,6 +36,20 @@ const exited = (child: ChildProcess): Promise<void> =>
     else child.once('exit', () => resolve());
   });
 
+/** `npm start` exits before the service it started has finished stopping: waits for its whole process
+ *  group, so a stopped service no longer touches the database or the broker. */
+const groupExited = async (child: ChildProcess): Promise<void> => {
+  await exited(child);
+  for (;;) {
+    try {
+      process.kill(-child.pid!, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
 /** The all-in-one service, started as the README's quick start does: `npm start` of this checkout, or of
  *  another (`cwd`: a benchmark runs an older one beside it). With E2E_PRISM_PROXY=true, behind a Prism
  *  proxy (README, "Checking the API contract"): a response the OpenAPI document does not allow fails the
@@ -108,11 +122,11 @@ export const startProcess = async (
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited(child);
+      await groupExited(child);
     },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
-      await exited(child);
+      await groupExited(child);
     },
   };
   const deadline = Date.now() + 90_000;

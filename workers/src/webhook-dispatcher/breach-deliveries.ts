@@ -4,7 +4,7 @@ import { policyStream, triggerBreachedDelivery } from '@cropcover/domain';
 import type { EventStore, GlobalPosition } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { TraceCarrier } from '@cropcover/runtime';
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /** A breach of the log, wherever the dispatcher read it (the log itself or Kafka). */
 export interface LoggedBreach {
@@ -32,41 +32,35 @@ const policyOrganization = async (eventStore: EventStore, policyId: string): Pro
 export const breachOrganization = async (eventStore: EventStore, breach: TriggerBreached): Promise<string> =>
   breach.organization_id ?? (await policyOrganization(eventStore, breach.policy_id));
 
-/** One pending delivery per subscription of the organization that was created before the breach in the
- *  log and is still active. Recording it again (a batch after a crash, a Kafka message redelivered)
- *  adds nothing: deliveries are unique on event and subscription. */
+/** One pending delivery per breach and subscription of its organization that was created before the
+ *  breach in the log and is still active, for a whole batch of breaches in one statement. Recording a
+ *  breach again (a batch after a crash, a Kafka batch redelivered) adds nothing: deliveries are unique on
+ *  event and subscription, and the insert skips those that exist. Resolves with how many it added. */
 export const recordBreachDeliveries = async (
-  trx: Transaction<ReadModels>,
-  { eventId, position, organizationId, breach, trace }: LoggedBreach,
+  db: Kysely<ReadModels>,
+  breaches: readonly LoggedBreach[],
   now: Date,
-): Promise<void> => {
-  const targets = await trx
-    .selectFrom('webhook_targets')
-    .select('webhook_id')
-    .where('organization_id', '=', organizationId)
-    .where('is_active', '=', true)
-    .where(
-      sql<boolean>`(created_commit_position, created_prepare_position) < (${position.commit.toString()}::numeric, ${position.prepare.toString()}::numeric)`,
-    )
-    .execute();
-  if (targets.length === 0) return;
-  const payload = JSON.stringify(triggerBreachedDelivery(eventId, organizationId, breach));
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(
-      targets.map(({ webhook_id }) => ({
-        event_id: eventId,
-        webhook_id,
-        policy_id: breach.policy_id,
-        payload,
-        status: 'pending',
-        attempt_count: 0,
-        next_attempt_at: now,
-        created_at: now,
-        traceparent: trace.traceparent ?? null,
-        tracestate: trace.tracestate ?? null,
-      })),
-    )
-    .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())
-    .execute();
+): Promise<number> => {
+  if (breaches.length === 0) return 0;
+  const column = <T>(of: (breach: LoggedBreach) => T): T[] => breaches.map(of);
+  const { numAffectedRows } = await sql`
+    insert into webhook_deliveries
+      (event_id, webhook_id, policy_id, payload, status, attempt_count, next_attempt_at, created_at, traceparent, tracestate)
+    select b.event_id, t.webhook_id, b.policy_id, b.payload, 'pending', 0, ${now}, ${now}, b.traceparent, b.tracestate
+      from unnest(
+        ${column((b) => b.eventId)}::text[],
+        ${column((b) => b.organizationId)}::text[],
+        ${column((b) => b.breach.policy_id)}::text[],
+        ${column((b) => JSON.stringify(triggerBreachedDelivery(b.eventId, b.organizationId, b.breach)))}::text[],
+        ${column((b) => b.position.commit.toString())}::numeric[],
+        ${column((b) => b.position.prepare.toString())}::numeric[],
+        ${column((b) => b.trace.traceparent ?? null)}::text[],
+        ${column((b) => b.trace.tracestate ?? null)}::text[]
+      ) as b(event_id, organization_id, policy_id, payload, commit_position, prepare_position, traceparent, tracestate)
+      join webhook_targets t
+        on t.organization_id = b.organization_id
+       and t.is_active
+       and (t.created_commit_position, t.created_prepare_position) < (b.commit_position, b.prepare_position)
+    on conflict (event_id, webhook_id) do nothing`.execute(db);
+  return Number(numAffectedRows ?? 0n);
 };

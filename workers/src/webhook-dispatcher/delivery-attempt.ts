@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { nextDeliveryAttemptAt } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { type Clock, contextOfCarrier, inSpan, type Logger } from '@cropcover/runtime';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { AttemptRecorder } from './attempt-recorder';
 import type { DeliveryOutcome } from './dispatcher-metrics';
-import { deactivateGoneEndpoint } from './endpoint-gone';
 import type { WebhookAnswer, WebhookSender } from './webhook-request';
 
 export interface DeliveryAttemptDeps {
@@ -17,75 +16,101 @@ export interface DeliveryAttemptDeps {
   readonly logger: Logger;
 }
 
-/** How long a claimed delivery stays reserved to its sender without being renewed. The sender renews it
- *  every `LEASE_RENEWAL_MS` while it waits for the receiver, so a sender that dies mid-send frees its
- *  delivery within seconds, however long receivers take. */
+/** How long a claimed delivery stays reserved to its sender without being renewed. The sender renews its
+ *  leases every `LEASE_RENEWAL_MS` while they wait for their turn or their receiver, so a sender that
+ *  dies mid-send frees its deliveries within seconds, however long receivers take. */
 export const DELIVERY_LEASE_MS = 5_000;
-const LEASE_RENEWAL_MS = 1_500;
+export const LEASE_RENEWAL_MS = 1_500;
 
-type ClaimedDelivery = NonNullable<Awaited<ReturnType<typeof findDueDelivery>>>;
+/** A due delivery leased to this process, with what sending it needs. */
+export interface ClaimedDelivery {
+  readonly event_id: string;
+  readonly webhook_id: string;
+  readonly payload: string;
+  readonly attempt_count: number;
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+  readonly url: string;
+  readonly organization_id: string;
+  readonly secret: string;
+  /** The claim's lease: recording the attempt, renewing or releasing it needs the lease to be still this. */
+  readonly lease_id: string;
+}
 
-const findDueDelivery = (trx: Transaction<ReadModels>, now: Date) =>
-  trx
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_targets as t', 't.webhook_id', 'd.webhook_id')
-    .innerJoin('webhook_secrets as s', 's.webhook_id', 'd.webhook_id')
-    .select([
-      'd.event_id',
-      'd.webhook_id',
-      'd.payload',
-      'd.attempt_count',
-      'd.traceparent',
-      'd.tracestate',
-      't.url',
-      't.organization_id',
-      's.secret',
-    ])
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.leased_until', 'is', null), eb('d.leased_until', '<=', now)]))
-    .where('t.is_active', '=', true)
-    .orderBy('d.next_attempt_at')
-    .limit(1)
-    .forUpdate('d')
-    .skipLocked()
-    .executeTakeFirst();
+export interface ClaimLimits {
+  /** Most deliveries this claim takes. */
+  readonly count: number;
+  /** Most deliveries to one endpoint (URL) leased at once, by any dispatcher: one endpoint's backlog cannot
+   *  take every place of a claim while other endpoints wait. */
+  readonly perEndpoint: number;
+}
 
-/** The next due delivery nobody else is sending, leased to `leaseId` in a transaction of its own that
- *  commits before anything is sent: no transaction stays open while a receiver takes its time (an open one
- *  holds back what every reader of the log may see). Several dispatchers never send one delivery at once. */
-const claimDueDelivery = (db: Kysely<ReadModels>, now: Date, leaseId: string) =>
-  db.transaction().execute(async (trx) => {
-    const due = await findDueDelivery(trx, now);
-    if (!due) return undefined;
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ lease_id: leaseId, leased_until: new Date(now.getTime() + DELIVERY_LEASE_MS) })
-      .where('event_id', '=', due.event_id)
-      .where('webhook_id', '=', due.webhook_id)
-      .execute();
-    return due;
-  });
+/** Leases up to `count` due deliveries nobody else is sending, oldest due first, leaving out endpoints that
+ *  already have `perEndpoint` deliveries leased: one statement that commits before anything is sent, so
+ *  no transaction stays open while receivers take their time (an open one holds back what every reader
+ *  of the log may see). A row another claim leased meanwhile is re-checked and skipped, so several
+ *  dispatchers never send one delivery at once. */
+export const claimDueDeliveries = async (
+  db: Kysely<ReadModels>,
+  now: Date,
+  leaseId: string,
+  { count, perEndpoint }: ClaimLimits,
+): Promise<ClaimedDelivery[]> => {
+  const leasedUntil = new Date(now.getTime() + DELIVERY_LEASE_MS);
+  const { rows } = await sql<ClaimedDelivery>`
+    with leased as (
+      select t.url, count(*) as deliveries
+        from webhook_deliveries d join webhook_targets t on t.webhook_id = d.webhook_id
+       where d.status = 'pending' and d.leased_until > ${now}
+       group by t.url
+    ), due as (
+      select d.event_id, d.webhook_id, d.next_attempt_at,
+             coalesce(l.deliveries, 0)
+               + row_number() over (partition by t.url order by d.next_attempt_at, d.event_id, d.webhook_id) as place
+        from webhook_deliveries d
+        join webhook_targets t on t.webhook_id = d.webhook_id
+        left join leased l on l.url = t.url
+       where d.status = 'pending' and d.next_attempt_at <= ${now}
+         and (d.leased_until is null or d.leased_until <= ${now})
+         and t.is_active
+    ), chosen as (
+      select event_id, webhook_id from due
+       where place <= ${perEndpoint}
+       order by next_attempt_at, event_id, webhook_id
+       limit ${count}
+    )
+    update webhook_deliveries d
+       set lease_id = ${leaseId}, leased_until = ${leasedUntil}
+      from chosen c, webhook_targets t, webhook_secrets s
+     where d.event_id = c.event_id and d.webhook_id = c.webhook_id
+       and t.webhook_id = d.webhook_id and s.webhook_id = d.webhook_id
+       and d.status = 'pending' and (d.leased_until is null or d.leased_until <= ${now})
+    returning d.event_id, d.webhook_id, d.payload, d.attempt_count, d.traceparent, d.tracestate,
+              t.url, t.organization_id, s.secret, d.lease_id`.execute(db);
+  return rows;
+};
 
-/** Keeps the delivery leased to this sender while it waits for the receiver. */
-const renewLease = (deps: DeliveryAttemptDeps, delivery: ClaimedDelivery, leaseId: string) =>
-  deps.db
+/** Keeps the claims' deliveries leased to this process while they wait for their turn or their receiver;
+ *  those already recorded have no lease any more and are left alone. */
+export const renewLeases = async (db: Kysely<ReadModels>, now: Date, leaseIds: readonly string[]): Promise<void> => {
+  if (leaseIds.length === 0) return;
+  await db
     .updateTable('webhook_deliveries')
-    .set({ leased_until: new Date(deps.clock.now().getTime() + DELIVERY_LEASE_MS) })
-    .where('event_id', '=', delivery.event_id)
-    .where('webhook_id', '=', delivery.webhook_id)
-    .where('lease_id', '=', leaseId)
+    .set({ leased_until: new Date(now.getTime() + DELIVERY_LEASE_MS) })
+    .where('lease_id', 'in', leaseIds)
     .execute();
+};
 
-/** Gives a delivery back unattempted (the dispatcher is stopping), for the next sender at once. */
-const releaseLease = (db: Kysely<ReadModels>, delivery: ClaimedDelivery, leaseId: string) =>
-  db
+/** Gives the claims' deliveries not yet recorded back unattempted (the dispatcher is stopping), for the
+ *  next sender at once. */
+export const releaseLeases = async (db: Kysely<ReadModels>, leaseIds: readonly string[]): Promise<void> => {
+  if (leaseIds.length === 0) return;
+  await db
     .updateTable('webhook_deliveries')
     .set({ lease_id: null, leased_until: null })
-    .where('event_id', '=', delivery.event_id)
-    .where('webhook_id', '=', delivery.webhook_id)
-    .where('lease_id', '=', leaseId)
+    .where('lease_id', 'in', leaseIds)
     .execute();
+};
 
 const outcomeOf = (answer: WebhookAnswer, nextAttemptAt: Date | undefined): DeliveryOutcome => {
   if (answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300) return 'delivered';
@@ -93,26 +118,19 @@ const outcomeOf = (answer: WebhookAnswer, nextAttemptAt: Date | undefined): Deli
   return nextAttemptAt ? 'retry_scheduled' : 'failed';
 };
 
-const statusOf: Record<DeliveryOutcome, string> = {
-  delivered: 'delivered',
-  gone: 'failed',
-  failed: 'failed',
-  retry_scheduled: 'pending',
-};
-
-/** Sends one due delivery and records the attempt; undefined when nothing is due, or when the lease ran
- *  out before the answer was recorded (another sender has the delivery then, and records its own). An
- *  attempt cut short by `signal` (the dispatcher stopping) is not counted and is made again. */
-export const attemptDueDelivery = async (
+/** Sends one claimed delivery and has its attempt recorded; undefined when the lease ran out before the
+ *  answer was recorded (another sender has the delivery then, and records its own). An attempt cut short
+ *  by `signal` (the dispatcher stopping) is not counted and is made again. */
+export const attemptDelivery = (
   deps: DeliveryAttemptDeps,
+  recorder: AttemptRecorder,
+  delivery: ClaimedDelivery,
   signal: AbortSignal,
-): Promise<DeliveryOutcome | undefined> => {
-  const leaseId = randomUUID();
-  const delivery = await claimDueDelivery(deps.db, deps.clock.now(), leaseId);
-  if (!delivery) return undefined;
+): Promise<DeliveryOutcome | undefined> =>
   // A span per attempt in the trace the breach was recorded in (a root of its own for a breach recorded
-  // untraced), so the time between breach and send, and each retry, shows in the request's trace.
-  return inSpan(
+  // untraced), so the time between breach and send, and each retry, shows in the request's trace. It
+  // ends once the attempt is recorded.
+  inSpan(
     'deliver webhook',
     {
       attributes: {
@@ -122,7 +140,7 @@ export const attemptDueDelivery = async (
       },
     },
     async (span) => {
-      const outcome = await sendAndRecord(deps, delivery, leaseId, signal);
+      const outcome = await sendAndRecord(deps, recorder, delivery, signal);
       if (outcome) span.setAttribute('cropcover.delivery_outcome', outcome);
       return outcome;
     },
@@ -131,34 +149,24 @@ export const attemptDueDelivery = async (
       ...(delivery.tracestate ? { tracestate: delivery.tracestate } : {}),
     }),
   );
-};
 
 const sendAndRecord = async (
   deps: DeliveryAttemptDeps,
+  recorder: AttemptRecorder,
   delivery: ClaimedDelivery,
-  leaseId: string,
   signal: AbortSignal,
 ): Promise<DeliveryOutcome | undefined> => {
   const attemptedAt = deps.clock.now();
-  const renewal = setInterval(() => {
-    renewLease(deps, delivery, leaseId).catch((error: unknown) =>
-      deps.logger.warn({ err: error, event_id: delivery.event_id }, 'could not renew a webhook delivery lease'),
-    );
-  }, LEASE_RENEWAL_MS);
-  const answer = await deps
-    .send({
-      url: delivery.url,
-      eventId: delivery.event_id,
-      body: delivery.payload,
-      secret: delivery.secret,
-      now: attemptedAt,
-      signal,
-    })
-    .finally(() => clearInterval(renewal));
-  if (signal.aborted) {
-    await releaseLease(deps.db, delivery, leaseId);
-    throw signal.reason;
-  }
+  const answer = await deps.send({
+    url: delivery.url,
+    eventId: delivery.event_id,
+    body: delivery.payload,
+    secret: delivery.secret,
+    now: attemptedAt,
+    signal,
+  });
+  // Its lease is given back with the others the stopping dispatcher holds.
+  if (signal.aborted) throw signal.reason;
   // The subscriber sees the attempt's generic reason; the operator's log gets what really happened.
   if (answer.detail !== null) {
     deps.logger.warn(
@@ -169,36 +177,14 @@ const sendAndRecord = async (
   const attempt = delivery.attempt_count + 1;
   const retryAt = nextDeliveryAttemptAt(attempt, deps.clock.now(), deps.retryScale);
   const outcome = outcomeOf(answer, retryAt);
-  return deps.db.transaction().execute(async (trx) => {
-    const recorded = await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: statusOf[outcome],
-        attempt_count: attempt,
-        next_attempt_at: outcome === 'retry_scheduled' ? (retryAt ?? null) : null,
-        lease_id: null,
-        leased_until: null,
-      })
-      .where('event_id', '=', delivery.event_id)
-      .where('webhook_id', '=', delivery.webhook_id)
-      .where('lease_id', '=', leaseId)
-      .executeTakeFirst();
-    if (recorded.numUpdatedRows === 0n) return undefined;
-    await trx
-      .insertInto('webhook_delivery_attempts')
-      .values({
-        event_id: delivery.event_id,
-        webhook_id: delivery.webhook_id,
-        attempt,
-        attempted_at: attemptedAt,
-        status_code: answer.statusCode,
-        latency_ms: answer.latencyMs,
-        error: answer.error ?? (outcome === 'delivered' ? null : `receiver answered ${answer.statusCode}`),
-      })
-      .execute();
-    // Before the commit: if the deactivation cannot be recorded, the attempt is rolled back and made again.
-    if (outcome === 'gone')
-      await deactivateGoneEndpoint(deps.eventStore, delivery.webhook_id, delivery.organization_id, attemptedAt);
-    return outcome;
+  return recorder.record({
+    delivery,
+    outcome,
+    attempt,
+    attemptedAt,
+    nextAttemptAt: outcome === 'retry_scheduled' ? (retryAt ?? null) : null,
+    statusCode: answer.statusCode,
+    latencyMs: answer.latencyMs,
+    error: answer.error ?? (outcome === 'delivered' ? null : `receiver answered ${answer.statusCode}`),
   });
 };

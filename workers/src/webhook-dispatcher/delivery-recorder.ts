@@ -47,38 +47,50 @@ const recordSubscriptionEvent = async (
     .execute();
 };
 
-const recordBreach = async (
-  trx: Transaction<ReadModels>,
-  recorded: RecordedEvent<'TriggerBreached'>,
-  eventStore: EventStore,
-  now: Date,
-): Promise<void> => {
+/** A breach of the log with what its deliveries need; the organization is read from the policy only for a
+ *  breach recorded before it carried one. */
+const loggedBreachOf = async (recorded: RecordedEvent<'TriggerBreached'>, eventStore: EventStore) => {
   const breach = decodeEvent(recorded).data;
-  const organizationId = await breachOrganization(eventStore, breach);
-  await recordBreachDeliveries(
-    trx,
-    {
-      eventId: recorded.metadata.event_id,
-      position: recorded.position,
-      organizationId,
-      breach,
-      // Read from the log, not Kafka: the deliveries continue the trace of the append itself.
-      trace: { traceparent: recorded.metadata.traceparent, tracestate: recorded.metadata.tracestate },
-    },
-    now,
-  );
+  return {
+    eventId: recorded.metadata.event_id,
+    position: recorded.position,
+    organizationId: await breachOrganization(eventStore, breach),
+    breach,
+    // Read from the log, not Kafka: the deliveries continue the trace of the append itself.
+    trace: { traceparent: recorded.metadata.traceparent, tracestate: recorded.metadata.tracestate },
+  };
+};
+
+/** Where each breach sits in the log, for the Kafka consumer, whose messages do not say. */
+const noteBreachPositions = async (
+  trx: Transaction<ReadModels>,
+  breaches: readonly RecordedEvent<'TriggerBreached'>[],
+): Promise<void> => {
+  if (breaches.length === 0) return;
+  await trx
+    .insertInto('webhook_breach_positions')
+    .values(
+      breaches.map(({ metadata, position }) => ({
+        event_id: metadata.event_id,
+        commit_position: position.commit.toString(),
+        prepare_position: position.prepare.toString(),
+      })),
+    )
+    .onConflict((conflict) => conflict.column('event_id').doNothing())
+    .execute();
 };
 
 export interface DeliveryRecorderOptions {
   /** False when breaches come from Kafka instead: the log then only keeps the targets in step. */
   readonly breachesFromLog: boolean;
-  /** Told of each breach recorded, before its transaction commits: senders need waking only then. */
+  /** Told when breaches added deliveries, before the transaction commits: senders need waking only then. */
   readonly onBreachRecorded?: () => void;
 }
 
 /** Follows the log: subscription events keep the targets in step and, without Kafka, each TriggerBreached
  *  becomes one pending delivery per subscription of the policy's organization active at that point of the
- *  log. Runs as a projection, so deliveries, targets and checkpoint commit together. */
+ *  log; with Kafka, each breach's position is noted for the consumer. Runs as a projection, so
+ *  deliveries, targets, positions and checkpoint commit together. */
 export const deliveryRecorder = (
   eventStore: EventStore,
   clock: Clock,
@@ -87,12 +99,24 @@ export const deliveryRecorder = (
   name: DELIVERY_RECORDER_NAME,
   tables: [],
   apply: async (trx, events) => {
+    // Breaches between two subscription events are recorded together, in one statement; a subscription
+    // event is applied only after the breaches before it, so each breach sees the targets of its point in
+    // the log.
+    let breaches: RecordedEvent<'TriggerBreached'>[] = [];
+    const recordBreaches = async (): Promise<void> => {
+      const taken = breaches;
+      breaches = [];
+      if (!breachesFromLog) return noteBreachPositions(trx, taken);
+      const logged = await Promise.all(taken.map((breach) => loggedBreachOf(breach, eventStore)));
+      if ((await recordBreachDeliveries(trx, logged, clock.now())) > 0) onBreachRecorded?.();
+    };
     for (const event of events) {
-      if (isSubscriptionEvent(event)) await recordSubscriptionEvent(trx, decodeEvent(event), event.position);
-      else if (breachesFromLog && isBreach(event)) {
-        await recordBreach(trx, event, eventStore, clock.now());
-        onBreachRecorded?.();
+      if (isBreach(event)) breaches.push(event);
+      else if (isSubscriptionEvent(event)) {
+        await recordBreaches();
+        await recordSubscriptionEvent(trx, decodeEvent(event), event.position);
       }
     }
+    await recordBreaches();
   },
 });

@@ -91,15 +91,15 @@ const observed = (kafka: KafkaClient, handled: string[]): KafkaClient => ({
   joinConsumerGroup: (options) =>
     kafka.joinConsumerGroup({
       ...options,
-      onMessage: async (message) => {
-        await options.onMessage(message);
-        handled.push(message.headers.ce_id ?? '');
+      onBatch: async (messages) => {
+        await options.onBatch(messages);
+        handled.push(...messages.map((message) => message.headers.ce_id ?? ''));
       },
     }),
 });
 
-/** A client whose consumers stop dead after recording the message `ceId`, before its offset can be
- *  committed: what a dispatcher killed between its PostgreSQL commit and Kafka's offset commit leaves. */
+/** A client whose consumers stop dead after recording the batch with the message `ceId`, before its offset
+ *  can be committed: what a dispatcher killed between its PostgreSQL commit and Kafka's offset commit leaves. */
 const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: string[]): KafkaClient => ({
   ...kafka,
   joinConsumerGroup: async (options) => {
@@ -109,9 +109,9 @@ const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: 
     });
     const member = await kafka.joinConsumerGroup({
       ...options,
-      onMessage: async (message) => {
-        await options.onMessage(message);
-        if (message.headers.ce_id !== ceId) return;
+      onBatch: async (messages) => {
+        await options.onBatch(messages);
+        if (!messages.some((message) => message.headers.ce_id === ceId)) return;
         recorded.push(ceId);
         await released;
         throw new Error('stopped before committing the offset');
@@ -124,6 +124,22 @@ const stoppingBeforeOffsetCommit = (kafka: KafkaClient, ceId: string, recorded: 
       },
     };
   },
+});
+
+/** A client whose consumers fail their first batch of several messages halfway: the first half recorded,
+ *  then an error, as a dispatcher whose database went away mid-batch. */
+const failingFirstBatchMidway = (kafka: KafkaClient, failedBatches: string[][]): KafkaClient => ({
+  ...kafka,
+  joinConsumerGroup: (options) =>
+    kafka.joinConsumerGroup({
+      ...options,
+      onBatch: async (messages) => {
+        if (failedBatches.length > 0 || messages.length < 2) return options.onBatch(messages);
+        failedBatches.push(messages.map((message) => message.headers.ce_id ?? ''));
+        await options.onBatch(messages.slice(0, Math.floor(messages.length / 2)));
+        throw new Error('the read store went away mid-batch');
+      },
+    }),
 });
 
 describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
@@ -153,6 +169,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
       logger: t.logger,
       allowInsecure: true,
       retryScale: 0.001,
+      sending: { atOnce: 64, perEndpoint: 8 },
       kafka: { client, partitions: 1, topic: topics.triggerBreaches, groupId },
     });
     running.push(dispatcher);
@@ -305,5 +322,27 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
     const requests = receiver.at('/restarted');
     expect(requests.map((request) => request.headers['webhook-id'])).toEqual([breachId]);
     expect(await deliveriesOf(breachId)).toMatchObject([{ status: 'delivered', attempt_count: 1 }]);
+  }, 120_000);
+
+  it('sends each breach once when a batch fails halfway and is handed again', async () => {
+    const run = freshRun();
+    const organizationId = `org-${randomUUID()}`;
+    await subscribe(organizationId, '/midway');
+    // Logged before the publisher starts, so they are published, and fetched, together.
+    const breachIds: string[] = [];
+    for (let i = 0; i < 10; i += 1) breachIds.push((await logBreach(breachedPolicy(organizationId))).breachId);
+    const failedBatches: string[][] = [];
+    await startDispatcher(failingFirstBatchMidway(kafka, failedBatches), run);
+    await startPublisher(run);
+
+    await vi.waitFor(() => expect(receiver.at('/midway')).toHaveLength(breachIds.length), WAIT);
+    // Time enough for a second send, had one been recorded.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(failedBatches).toHaveLength(1);
+    expect(failedBatches[0]?.length).toBeGreaterThan(1);
+    const requests = receiver.at('/midway');
+    expect(requests.map((request) => request.headers['webhook-id']).sort()).toEqual([...breachIds].sort());
+    for (const breachId of breachIds)
+      expect(await deliveriesOf(breachId)).toMatchObject([{ status: 'delivered', attempt_count: 1 }]);
   }, 120_000);
 });

@@ -4,16 +4,11 @@ import type { ReadModels } from '@cropcover/read-store';
 import type { Clock, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
-import { attemptDueDelivery } from './delivery-attempt';
 import { deliveryRecorder } from './delivery-recorder';
+import { type SendingLimits, startDeliverySending } from './delivery-sending';
 import { createDispatcherMetrics } from './dispatcher-metrics';
 import { consumeBreachesFromKafka, type KafkaBreachSource } from './kafka-breach-consumer';
 import { createWebhookSender } from './webhook-request';
-
-/** Deliveries sent at once by one process. */
-const SENDERS = 4;
-/** How often an idle sender looks for retries that came due; newly recorded breaches wake it at once. */
-const IDLE_POLL_MS = 250;
 
 export interface WebhookDispatcherOptions {
   readonly eventStore: EventStore;
@@ -24,6 +19,8 @@ export interface WebhookDispatcherOptions {
   readonly allowInsecure: boolean;
   /** WEBHOOK_RETRY_SCALE: multiplies the retry delays. */
   readonly retryScale: number;
+  /** WEBHOOK_SENDS_AT_ONCE and WEBHOOK_SENDS_PER_ENDPOINT. */
+  readonly sending: SendingLimits;
   readonly metricsRegistry?: Registry;
   /** KAFKA_BROKERS set: breaches are consumed from Kafka rather than taken from the log. */
   readonly kafka?: KafkaBreachSource;
@@ -44,40 +41,17 @@ export const startWebhookDispatcher = async ({
   logger,
   allowInsecure,
   retryScale,
+  sending,
   metricsRegistry,
   kafka,
 }: WebhookDispatcherOptions): Promise<WebhookDispatcher> => {
   const metrics = createDispatcherMetrics(db, metricsRegistry);
   const stopping = new AbortController();
-  const sleepers = new Set<() => void>();
-  const wakeSenders = (): void => {
-    for (const wake of sleepers) wake();
-  };
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
-
-  const deps = { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale, logger };
-  const runSender = async (): Promise<void> => {
-    while (!stopping.signal.aborted) {
-      try {
-        const outcome = await attemptDueDelivery(deps, stopping.signal);
-        if (outcome) metrics.attempts.inc({ outcome });
-        else await sleep(IDLE_POLL_MS);
-      } catch (error) {
-        if (stopping.signal.aborted) return;
-        logger.error({ err: error }, 'webhook delivery failed to be recorded; retrying');
-        await sleep(IDLE_POLL_MS);
-      }
-    }
-  };
+  const senders = startDeliverySending(
+    { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale, logger },
+    sending,
+    metrics,
+  );
 
   // Once a batch that recorded deliveries has committed, they are due at once; the many batches that record
   // none (every farm and policy event passes the recorder) wake nobody.
@@ -98,7 +72,7 @@ export const startWebhookDispatcher = async ({
   recorder.onAdvanced(() => {
     if (!recordedSinceWake) return;
     recordedSinceWake = false;
-    wakeSenders();
+    senders.wake();
   });
   const breachConsumer = kafka
     ? consumeBreachesFromKafka(kafka, {
@@ -107,17 +81,18 @@ export const startWebhookDispatcher = async ({
         clock,
         logger,
         stopping: stopping.signal,
-        onRecorded: wakeSenders,
+        onRecorded: senders.wake,
       })
     : undefined;
-  const senders = Array.from({ length: SENDERS }, runSender);
-  logger.info({ allowInsecure, retryScale, breachesFrom: kafka ? 'kafka' : 'log' }, 'webhook dispatcher started');
+  logger.info(
+    { allowInsecure, retryScale, ...sending, breachesFrom: kafka ? 'kafka' : 'log' },
+    'webhook dispatcher started',
+  );
   return {
     stop: async () => {
       stopping.abort(new Error('webhook dispatcher stopping'));
-      wakeSenders();
       await breachConsumer?.stop();
-      await Promise.all(senders);
+      await senders.stop();
       await recorder.stop();
       logger.info('webhook dispatcher stopped');
     },

@@ -67,7 +67,12 @@ export const createWebhookSender = (allowInsecure: boolean): WebhookSender => {
 
 const signedPost = (allowInsecure: boolean) => {
   const lookup = guardedLookup(allowInsecure);
-  const agents = { 'http:': new HttpAgent({ lookup }), 'https:': new HttpsAgent({ lookup }) };
+  // Connections are kept between deliveries to the same receiver (a burst would otherwise open one per
+  // webhook); each new one still goes through the address guard.
+  const agents = {
+    'http:': new HttpAgent({ lookup, keepAlive: true }),
+    'https:': new HttpsAgent({ lookup, keepAlive: true }),
+  };
   return (
     { url, eventId, body, secret, now, signal }: WebhookRequest,
     traceHeaders: TraceCarrier,

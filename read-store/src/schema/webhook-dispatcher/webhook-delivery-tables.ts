@@ -42,8 +42,18 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
 }
 
+/** Where each breach sits in the log, noted by the log reader when breaches come from Kafka: a breach
+ *  message names its stream and revision, not its position. */
+export interface WebhookBreachPositionsTable {
+  event_id: string;
+  /** Numeric text, as the targets' positions. */
+  commit_position: string;
+  prepare_position: string;
+}
+
 export interface WebhookDeliveryTables {
   webhook_targets: WebhookTargetsTable;
+  webhook_breach_positions: WebhookBreachPositionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
