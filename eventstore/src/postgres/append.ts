@@ -67,8 +67,11 @@ export interface EncodedAppend {
   readonly json: string;
 }
 
-/** What one append of a statement came to: its result, or the stream's head revision when its check failed. */
-export type AppendOutcome = AppendResult | WrongExpectedRevisionError;
+/** What one append of a statement came to: the stream's head before it, and its result if it was written. */
+export interface AppendOutcome {
+  readonly headRevision: number;
+  readonly result?: AppendResult;
+}
 
 const UNIQUE_VIOLATION = '23505';
 const STREAM_REVISION_KEY = 'events_stream_revision_key';
@@ -94,7 +97,11 @@ const holds = (expected: ExpectedRevision, headRevision: number): boolean => {
   return head === null || head === headRevision;
 };
 
-const conflict = (streamId: string, expected: ExpectedRevision, headRevision: number): WrongExpectedRevisionError =>
+export const conflict = (
+  streamId: string,
+  expected: ExpectedRevision,
+  headRevision: number,
+): WrongExpectedRevisionError =>
   new WrongExpectedRevisionError(streamId, expected, headRevision === -1 ? 'no_stream' : headRevision);
 
 export const encodeAppend = ({ streamId, events, expected }: StreamAppend): EncodedAppend => {
@@ -121,13 +128,15 @@ export const runAppends = async (
   const payload = `[${appends.map((append) => append.json).join(',')}]`;
   const { rows } = await pool.query<AppendRow>({ ...APPEND_TO_STREAMS, values: [payload, allOrNone] });
   if (rows.length !== appends.length) throw new Error(`append returned ${rows.length} rows for ${appends.length}`);
-  return rows.map((row, i) => {
-    const { streamId, expected } = appends[i]!;
+  return rows.map((row) => {
     if (row.stream_revision === null || row.global_position === null || row.transaction_id === null)
-      return conflict(streamId, expected, row.head_revision);
+      return { headRevision: row.head_revision };
     return {
-      nextExpectedRevision: row.stream_revision,
-      position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+      headRevision: row.head_revision,
+      result: {
+        nextExpectedRevision: row.stream_revision,
+        position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+      },
     };
   });
 };
@@ -146,17 +155,20 @@ export const appendAllOrNone = async (pool: pg.Pool, appends: readonly EncodedAp
   const streams = new Set(appends.map((append) => append.streamId));
   if (appends.length === 0) throw new RangeError('append to streams: no appends');
   if (streams.size !== appends.length) throw new RangeError('append to streams: a stream appears twice');
+  const firstBroken = (heads: readonly number[]): WrongExpectedRevisionError | undefined => {
+    const i = appends.findIndex((append, k) => !holds(append.expected, heads[k]!));
+    return i < 0 ? undefined : conflict(appends[i]!.streamId, appends[i]!.expected, heads[i]!);
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       const outcomes = await runAppends(pool, appends, true);
-      const failed = outcomes.find((outcome) => outcome instanceof WrongExpectedRevisionError);
-      if (failed) throw failed;
-      return outcomes as AppendResult[];
+      const results = outcomes.flatMap(({ result }) => (result ? [result] : []));
+      if (results.length === appends.length) return results;
+      throw firstBroken(outcomes.map(({ headRevision }) => headRevision)) ?? new Error('append wrote no events');
     } catch (error) {
       if (!isRevisionConflict(error)) throw error;
-      const heads = await readHeads(pool, appends);
-      const broken = appends.findIndex((append, i) => !holds(append.expected, heads[i]!));
-      if (broken >= 0) throw conflict(appends[broken]!.streamId, appends[broken]!.expected, heads[broken]!);
+      const broken = firstBroken(await readHeads(pool, appends));
+      if (broken) throw broken;
       if (attempt >= MAX_RACE_ATTEMPTS) throw error;
     }
   }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { type AppendResult, WrongExpectedRevisionError } from '../port';
-import { appendAllOrNone, type EncodedAppend, isRevisionConflict, runAppends } from './append';
+import type { AppendResult } from '../port';
+import { appendAllOrNone, conflict, type EncodedAppend, isRevisionConflict, runAppends } from './append';
 
 // Group commit: appends that arrive while the process already has `maxStatementsInFlight` append statements
 // running wait, and the next free slot takes all of them (up to `maxAppendsPerStatement`, one per stream) in
@@ -58,9 +58,10 @@ export const createGroupCommit = (pool: pg.Pool, options: GroupCommitOptions): G
         statement.map(({ append }) => append),
         false,
       );
-      outcomes.forEach((outcome, i) => {
-        if (outcome instanceof WrongExpectedRevisionError) statement[i]!.reject(outcome);
-        else statement[i]!.resolve(outcome);
+      outcomes.forEach(({ headRevision, result }, i) => {
+        const { append, resolve, reject } = statement[i]!;
+        if (result) resolve(result);
+        else reject(conflict(append.streamId, append.expected, headRevision));
       });
     } catch (error) {
       if (statement.length === 1 && !isRevisionConflict(error)) statement[0]!.reject(error);

@@ -161,6 +161,88 @@ describe('PostgreSQL event store', () => {
     expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 0 });
   });
 
+  it('runs appends that wait for a running append in one transaction (group commit)', async () => {
+    const prefix = `group${randomBytes(4).toString('hex')}-`;
+    // The first append starts a statement; the three that come while it runs wait and share the next one.
+    const [first, ...waited] = await Promise.all(
+      ['first', 'a', 'b', 'c'].map((name) =>
+        store.append(`${prefix}${name}`, [testEvent('PolicyIssued', {})], 'no_stream'),
+      ),
+    );
+    const commits = new Set(waited.map((result) => result.position.commit));
+    expect(commits.size).toBe(1);
+    expect(commits.has(first!.position.commit)).toBe(false);
+    expect(waited.map((result) => result.position.prepare)).toEqual(
+      [...waited.map((result) => result.position.prepare)].sort((a, b) => (a < b ? -1 : 1)),
+    );
+  });
+
+  it('answers each append of a shared statement on its own when the statement fails as a whole', async () => {
+    const prefix = `alone${randomBytes(4).toString('hex')}-`;
+    const raced = `${prefix}raced`;
+    await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    const used = testEvent('PolicyIssued', { id: 'taken' });
+    await store.append(`${prefix}used`, [used], 'no_stream');
+    const settle = (append: Promise<unknown>) =>
+      append.then(
+        (result) => result,
+        (failure: unknown) => failure,
+      );
+    // One statement for the last four: it waits on the other writer's uncommitted revision 0 of `raced`.
+    const outcomes = Promise.all(
+      [
+        store.append(`${prefix}first`, [testEvent('PolicyIssued', {})], 'no_stream'),
+        store.append(raced, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream'),
+        store.append(`${prefix}fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
+        store.append(`${prefix}duplicate`, [used], 'no_stream'),
+        store.append(`${prefix}also-fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
+      ].map(settle),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+    const [first, lost, fine, duplicate, alsoFine] = await outcomes;
+    expect(first).toMatchObject({ nextExpectedRevision: 0 });
+    expect(lost).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(lost).toMatchObject({ streamId: raced, expected: 'no_stream', actual: 0 });
+    expect(fine).toMatchObject({ nextExpectedRevision: 0 });
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 'events_event_id_key' });
+    expect(alsoFine).toMatchObject({ nextExpectedRevision: 0 });
+    expect(await store.readStream(`${prefix}duplicate`)).toEqual([]);
+    expect((await store.readStream(raced)).map((event) => event.data)).toEqual([{ by: 'other writer' }]);
+  });
+
+  it('fails a multi-stream append that lost a race on one stream, naming it, and writes none', async () => {
+    const prefix = `multirace${randomBytes(4).toString('hex')}-`;
+    const [free, raced] = [`${prefix}free`, `${prefix}raced`];
+    await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    const outcome = store
+      .appendToStreams([
+        { streamId: free, events: [testEvent('FarmRegistered', {})], expected: 'no_stream' },
+        { streamId: raced, events: [testEvent('PolicyIssued', { by: 'us' })], expected: 'no_stream' },
+      ])
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+    const error = await outcome;
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error).toMatchObject({ streamId: raced, expected: 'no_stream', actual: 0 });
+    expect(await store.readStream(free)).toEqual([]);
+  });
+
+  it('refuses a multi-stream append with no streams, a stream twice or a stream without events', async () => {
+    const stream = `refused${randomBytes(4).toString('hex')}`;
+    const append = { streamId: stream, events: [testEvent('FarmRegistered', {})], expected: 'any' as const };
+    await expect(store.appendToStreams([])).rejects.toThrow(RangeError);
+    await expect(store.appendToStreams([append, append])).rejects.toThrow(/appears twice/);
+    await expect(store.appendToStreams([append, { ...append, streamId: `${stream}-2`, events: [] }])).rejects.toThrow(
+      /no events/,
+    );
+    expect(await store.readStream(stream)).toEqual([]);
+  });
+
   it('retries an `any` append that lost the race on the new head', async () => {
     const stream = `any${randomBytes(4).toString('hex')}`;
     await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
