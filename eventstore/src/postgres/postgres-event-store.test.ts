@@ -10,6 +10,13 @@ import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../p
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
 
+/** What an attempt came to: its result, or what it failed with. */
+const outcomeOf = (attempt: Promise<unknown>): Promise<unknown> =>
+  attempt.then(
+    (result) => result,
+    (failure: unknown) => failure,
+  );
+
 const openDatabase = async (label: string) => {
   const database = await createTestDatabase(label);
   const pool = new pg.Pool({ connectionString: database.url, max: 12 });
@@ -47,6 +54,12 @@ describe('PostgreSQL event store', () => {
     if (pool) await endPool(pool);
     await database?.drop();
   });
+
+  /** Lets the appends started meanwhile reach the slow append's uncommitted revision, then commits it. */
+  const commitSlowAppendSoon = async (): Promise<void> => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+  };
 
   /** Inserts the event the way an append does, in a transaction the test keeps open. */
   const beginSlowAppend = async (streamId: string, revision: number, event: NewEvent) => {
@@ -150,12 +163,8 @@ describe('PostgreSQL event store', () => {
     await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     // Reads the stream as empty and then waits on the other writer's uncommitted revision 0. Its failure is
     // caught right away: on a busy machine it can come before the reply to our commit.
-    const outcome = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream').then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+    const outcome = outcomeOf(store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream'));
+    await commitSlowAppendSoon();
     const error = await outcome;
     expect(error).toBeInstanceOf(WrongExpectedRevisionError);
     expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 0 });
@@ -183,11 +192,6 @@ describe('PostgreSQL event store', () => {
     await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     const used = testEvent('PolicyIssued', { id: 'taken' });
     await store.append(`${prefix}used`, [used], 'no_stream');
-    const settle = (append: Promise<unknown>) =>
-      append.then(
-        (result) => result,
-        (failure: unknown) => failure,
-      );
     // One statement for the last four: it waits on the other writer's uncommitted revision 0 of `raced`.
     const outcomes = Promise.all(
       [
@@ -196,10 +200,9 @@ describe('PostgreSQL event store', () => {
         store.append(`${prefix}fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
         store.append(`${prefix}duplicate`, [used], 'no_stream'),
         store.append(`${prefix}also-fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
-      ].map(settle),
+      ].map(outcomeOf),
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+    await commitSlowAppendSoon();
     const [first, lost, fine, duplicate, alsoFine] = await outcomes;
     expect(first).toMatchObject({ nextExpectedRevision: 0 });
     expect(lost).toBeInstanceOf(WrongExpectedRevisionError);
@@ -215,17 +218,13 @@ describe('PostgreSQL event store', () => {
     const prefix = `multirace${randomBytes(4).toString('hex')}-`;
     const [free, raced] = [`${prefix}free`, `${prefix}raced`];
     await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
-    const outcome = store
-      .appendToStreams([
+    const outcome = outcomeOf(
+      store.appendToStreams([
         { streamId: free, events: [testEvent('FarmRegistered', {})], expected: 'no_stream' },
         { streamId: raced, events: [testEvent('PolicyIssued', { by: 'us' })], expected: 'no_stream' },
-      ])
-      .then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+      ]),
+    );
+    await commitSlowAppendSoon();
     const error = await outcome;
     expect(error).toBeInstanceOf(WrongExpectedRevisionError);
     expect(error).toMatchObject({ streamId: raced, expected: 'no_stream', actual: 0 });
@@ -247,8 +246,7 @@ describe('PostgreSQL event store', () => {
     const stream = `any${randomBytes(4).toString('hex')}`;
     await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     const append = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'any');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+    await commitSlowAppendSoon();
     expect((await append).nextExpectedRevision).toBe(1);
     expect((await store.readStream(stream)).map((event) => event.data)).toEqual([{ by: 'other writer' }, { by: 'us' }]);
   });
