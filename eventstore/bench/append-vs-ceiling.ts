@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { endPool } from '@cropcover/runtime';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
@@ -18,10 +19,30 @@ const APPENDS_PER_ROUND = Number(process.env.APPENDS_PER_ROUND ?? 4000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const WARMUP_APPENDS = 800;
 
-const databaseUrl = (name: string): string => {
+const databaseUrl = (name: string, applicationName: string): string => {
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
+  url.searchParams.set('application_name', applicationName);
   return url.toString();
+};
+
+// CPU per event says what each store costs whatever else runs on the machine, which rates alone cannot.
+// PostgreSQL's part is read from /proc for the backends of the case's connections: only for a local server.
+const CLOCK_TICK_MS = 10;
+const backendCpuMs = async (admin: pg.Client, applicationName: string): Promise<number> => {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+    applicationName,
+  ]);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * CLOCK_TICK_MS;
+};
+const nodeCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 };
 
 // Our table's columns, defaults, identity, constraints and indexes (`like … including all`); no trigger.
@@ -45,10 +66,10 @@ const main = async (): Promise<void> => {
   await admin.connect();
   await admin.query(`create database ${oursName}`);
   await admin.query(`create database ${emmettName}`);
-  const pool = new pg.Pool({ connectionString: databaseUrl(oursName), max: WRITERS });
-  const rawPool = new pg.Pool({ connectionString: databaseUrl(oursName), max: WRITERS });
+  const pool = new pg.Pool({ connectionString: databaseUrl(oursName, 'bench_ours'), max: WRITERS });
+  const rawPool = new pg.Pool({ connectionString: databaseUrl(oursName, 'bench_raw'), max: WRITERS });
   const ours = createPostgresEventStore({ pool });
-  const emmett = getPostgreSQLEventStore(databaseUrl(emmettName));
+  const emmett = getPostgreSQLEventStore(databaseUrl(emmettName, 'bench_emmett'));
   try {
     const { rows } = await admin.query<{ server_version: string }>('show server_version');
     console.log(`PostgreSQL ${rows[0]?.server_version}, Node ${process.version}, ${WRITERS} writers`);
@@ -99,16 +120,24 @@ const main = async (): Promise<void> => {
 
     const rates = new Map<string, number[]>(cases.map(({ name }) => [name, []]));
     const latencies = new Map<string, number[]>(cases.map(({ name }) => [name, []]));
+    const cpu = new Map<string, { node: number; postgres: number }>(
+      cases.map(({ name }) => [name, { node: 0, postgres: 0 }]),
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       // Each round starts with a different case, so none always runs right after the same one.
       for (let k = 0; k < cases.length; k++) {
         const { name, appendOne } = cases[(round + k) % cases.length]!;
+        const [nodeBefore, postgresBefore] = [nodeCpuMs(), await backendCpuMs(admin, `bench_${name}`)];
         const started = performance.now();
         latencies.get(name)!.push(...(await runWriters(appendOne, `${name}-r${round}`, WRITERS, APPENDS_PER_ROUND)));
         rates.get(name)!.push(APPENDS_PER_ROUND / ((performance.now() - started) / 1000));
+        const spent = cpu.get(name)!;
+        spent.node += nodeCpuMs() - nodeBefore;
+        spent.postgres += (await backendCpuMs(admin, `bench_${name}`)) - postgresBefore;
       }
     }
 
+    const perEvent = (ms: number): string => (ms / (APPENDS_PER_ROUND * ROUNDS)).toFixed(3);
     console.log(`${APPENDS_PER_ROUND} single-event appends per round and case, ${ROUNDS} rounds, interleaved`);
     for (const { name } of cases) {
       const caseRates = rates.get(name)!;
@@ -116,7 +145,8 @@ const main = async (): Promise<void> => {
       console.log(
         `${name.padEnd(6)}: median ${Math.round(median(caseRates))} events/s ` +
           `(rounds: ${caseRates.map((rate) => Math.round(rate)).join(', ')}); ` +
-          `latency p50 ${percentile(caseLatencies, 50).toFixed(2)} ms, p99 ${percentile(caseLatencies, 99).toFixed(2)} ms`,
+          `latency p50 ${percentile(caseLatencies, 50).toFixed(2)} ms, p99 ${percentile(caseLatencies, 99).toFixed(2)} ms; ` +
+          `CPU per event: Node ${perEvent(cpu.get(name)!.node)} ms, PostgreSQL ${perEvent(cpu.get(name)!.postgres)} ms`,
       );
     }
     const [oursRate, emmettRate, rawRate] = ['ours', 'emmett', 'raw'].map((name) => median(rates.get(name)!));

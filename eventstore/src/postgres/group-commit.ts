@@ -69,6 +69,19 @@ export const createGroupCommit = (pool: pg.Pool, options: GroupCommitOptions): G
     }
   };
 
+  let startScheduled = false;
+  // Starts statements once the current turn of the event loop is over rather than at once: the writers a
+  // statement answered append their next events in that turn, and they should share one statement, not
+  // give the first of them one of its own.
+  const scheduleStart = (): void => {
+    if (startScheduled) return;
+    startScheduled = true;
+    setImmediate(() => {
+      startScheduled = false;
+      startStatements();
+    });
+  };
+
   const startStatements = (): void => {
     while (statementsInFlight < options.maxStatementsInFlight && waiting.length > 0) {
       const statement = takeStatement();
@@ -78,7 +91,7 @@ export const createGroupCommit = (pool: pg.Pool, options: GroupCommitOptions): G
       void run(statement).finally(() => {
         statementsInFlight--;
         for (const { append } of statement) streamsInFlight.delete(append.streamId);
-        startStatements();
+        scheduleStart();
       });
     }
   };
@@ -87,7 +100,7 @@ export const createGroupCommit = (pool: pg.Pool, options: GroupCommitOptions): G
     append: (append) =>
       new Promise<AppendResult>((resolve, reject) => {
         waiting.push({ append, resolve, reject });
-        startStatements();
+        scheduleStart();
       }),
   };
 };

@@ -170,20 +170,20 @@ describe('PostgreSQL event store', () => {
     expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 0 });
   });
 
-  it('runs appends that wait for a running append in one transaction (group commit)', async () => {
+  it('runs appends made together in one transaction, one append per stream, in the order they came', async () => {
     const prefix = `group${randomBytes(4).toString('hex')}-`;
-    // The first append starts a statement; the three that come while it runs wait and share the next one.
-    const [first, ...waited] = await Promise.all(
-      ['first', 'a', 'b', 'c'].map((name) =>
-        store.append(`${prefix}${name}`, [testEvent('PolicyIssued', {})], 'no_stream'),
-      ),
-    );
-    const commits = new Set(waited.map((result) => result.position.commit));
-    expect(commits.size).toBe(1);
-    expect(commits.has(first!.position.commit)).toBe(false);
-    expect(waited.map((result) => result.position.prepare)).toEqual(
-      [...waited.map((result) => result.position.prepare)].sort((a, b) => (a < b ? -1 : 1)),
-    );
+    const [a, b] = [`${prefix}a`, `${prefix}b`];
+    const [first, other, second] = await Promise.all([
+      store.append(a, [testEvent('PolicyIssued', {})], 'no_stream'),
+      store.append(b, [testEvent('PolicyIssued', {})], 'no_stream'),
+      store.append(a, [testEvent('TriggerEvaluated', {})], 0),
+    ]);
+    expect(other!.position.commit).toBe(first!.position.commit);
+    expect(other!.position.prepare).toBeGreaterThan(first!.position.prepare);
+    // The second append to `a` waited for the first to commit, in a transaction of its own.
+    expect(second!.position.commit).toBeGreaterThan(first!.position.commit);
+    expect(second!.nextExpectedRevision).toBe(1);
+    expect((await store.readStream(a)).map((event) => event.type)).toEqual(['PolicyIssued', 'TriggerEvaluated']);
   });
 
   it('answers each append of a shared statement on its own when the statement fails as a whole', async () => {
@@ -192,7 +192,7 @@ describe('PostgreSQL event store', () => {
     await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     const used = testEvent('PolicyIssued', { id: 'taken' });
     await store.append(`${prefix}used`, [used], 'no_stream');
-    // One statement for the last four: it waits on the other writer's uncommitted revision 0 of `raced`.
+    // One statement for all five: it waits on the other writer's uncommitted revision 0 of `raced`.
     const outcomes = Promise.all(
       [
         store.append(`${prefix}first`, [testEvent('PolicyIssued', {})], 'no_stream'),

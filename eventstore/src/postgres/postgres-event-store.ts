@@ -23,9 +23,10 @@ export interface PostgresEventStoreOptions {
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 200;
-// Measured (docs/benchmarks.md, Event store): one statement at a time, each taking every append that waited,
-// beat two or eight at a time with 8 writers, both in appends/s and in CPU per append.
-const DEFAULT_APPEND_STATEMENTS_IN_FLIGHT = 1;
+// Measured with 8 writers (docs/benchmarks.md, Event store): two statements at a time, each taking every
+// append that waited, beat one (a preempted backend stalls all writers) and four or eight (smaller batches,
+// and notifying transactions commit one at a time anyway).
+const DEFAULT_APPEND_STATEMENTS_IN_FLIGHT = 2;
 const MAX_APPENDS_PER_STATEMENT = 64;
 
 export const createPostgresEventStore = (options: PostgresEventStoreOptions): EventStore => {
