@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { endPool } from '@cropcover/runtime';
 import pg from 'pg';
-import { type EventStore, migrateEventStore, type NewEvent } from '../src/index';
+import { type EventStore, migrateEventStore } from '../src/index';
 import { createPostgresEventStore } from '../src/postgres/postgres-event-store';
+import { type AppendOne, loadAverage, median, percentile, runWriters } from './workload';
 
 // Appends/s of the PostgreSQL event store with 1 and 8 concurrent writers, and how fast a subscriber
 // catches up on the resulting log. Runs in a scratch database on the server of DATABASE_URL.
@@ -11,65 +12,19 @@ import { createPostgresEventStore } from '../src/postgres/postgres-event-store';
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const APPENDS_PER_CASE = 4000;
 const ROUNDS = 3;
-const STREAMS_PER_WRITER = 20;
 const CATCH_UP_BATCH_SIZE = 500;
 
-const policyEvent = (writer: number, i: number): NewEvent => {
-  const id = randomUUID();
-  return {
-    type: 'TriggerEvaluated',
-    data: {
-      policyId: `PL-${writer}-${i % STREAMS_PER_WRITER}`,
-      peril: 'drought',
-      window: { from: '2025-04-01', to: '2025-09-30' },
-      index: { kind: 'rainfall_mm', observed: 212.4 + (i % 17), threshold: 180, exit: 120 },
-      breached: false,
-    },
-    metadata: {
-      event_id: id,
-      occurred_at: new Date().toISOString(),
-      actor: 'bench',
-      organization_id: 'org-bench',
-      correlation_id: randomUUID(),
-      causation_id: null,
-      schema_version: 1,
-      platform_version: '0.1.0',
-    },
-  };
-};
-
-/** Each writer appends single events round-robin over its own streams with the exact expected revision,
- *  as command handlers do. Returns the duration of every append in ms. */
-const runWriters = async (store: EventStore, label: string, writers: number, appends: number): Promise<number[]> => {
-  const latencies: number[] = [];
-  await Promise.all(
-    Array.from({ length: writers }, async (_, writer) => {
-      const revisions = new Map<string, number>();
-      for (let i = 0; i < appends / writers; i++) {
-        const stream = `policy-${label}-${writer}-${i % STREAMS_PER_WRITER}`;
-        const started = performance.now();
-        const result = await store.append(stream, [policyEvent(writer, i)], revisions.get(stream) ?? 'no_stream');
-        latencies.push(performance.now() - started);
-        revisions.set(stream, result.nextExpectedRevision);
-      }
-    }),
-  );
-  return latencies;
-};
-
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
-
-const median = (values: readonly number[]): number => percentile(values, 50);
+const appendOneTo =
+  (store: EventStore): AppendOne =>
+  async (streamId, event, expected) =>
+    (await store.append(streamId, [event], expected ?? 'no_stream')).nextExpectedRevision;
 
 const measureAppends = async (store: EventStore, writers: number) => {
   const rates: number[] = [];
   const latencies: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const started = performance.now();
-    latencies.push(...(await runWriters(store, `w${writers}r${round}`, writers, APPENDS_PER_CASE)));
+    latencies.push(...(await runWriters(appendOneTo(store), `w${writers}r${round}`, writers, APPENDS_PER_CASE)));
     rates.push(APPENDS_PER_CASE / ((performance.now() - started) / 1000));
   }
   return { rates, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
@@ -108,9 +63,10 @@ const main = async (): Promise<void> => {
   try {
     const { rows } = await admin.query<{ server_version: string }>('show server_version');
     console.log(`PostgreSQL ${rows[0]?.server_version}, Node ${process.version}, scratch database ${name}`);
+    console.log(`load average at start: ${loadAverage()}`);
     await migrateEventStore(pool);
     // Opens the pool's connections and prepares the statements on them; not measured.
-    await runWriters(store, 'warmup', 8, 400);
+    await runWriters(appendOneTo(store), 'warmup', 8, 400);
 
     const single = await measureAppends(store, 1);
     const eight = await measureAppends(store, 8);
@@ -131,6 +87,7 @@ const main = async (): Promise<void> => {
       `catch-up : ${catchUp.events} events from the start in ${catchUp.seconds.toFixed(2)} s = ` +
         `${Math.round(catchUp.rate)} events/s (batches of ${CATCH_UP_BATCH_SIZE})`,
     );
+    console.log(`load average at end: ${loadAverage()}`);
     console.log(`goal ≥ 3000 events/s with 8 writers: ${median(eight.rates) >= 3000 ? 'met' : 'NOT met'}`);
   } finally {
     await store.close();

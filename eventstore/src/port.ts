@@ -45,6 +45,13 @@ export interface AppendResult {
   readonly position: GlobalPosition;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
 export class WrongExpectedRevisionError extends Error {
   constructor(
     readonly streamId: string,
@@ -72,6 +79,10 @@ export interface Subscription {
 
 export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Appends to several distinct streams atomically: all are written, in one transaction, or none is. Any
+   *  expected revision that does not hold fails the whole call with a WrongExpectedRevisionError naming
+   *  that stream. Results are in the order of `appends`, and so are the events' positions in $all. */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** Up to `limit` events strictly after `after`, in global order. Never skips an event committed later

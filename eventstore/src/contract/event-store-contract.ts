@@ -159,6 +159,107 @@ export const describeEventStoreContract = (name: string, setup: () => Promise<Co
       }
     });
 
+    it('appends to several streams at once, all or none, and names the stream whose revision is wrong', async () => {
+      const prefix = uniquePrefix('multi');
+      const [shareable, farm] = [`${prefix}shareable`, `${prefix}farm`];
+      await store.append(shareable, [testEvent('ShareableIdReserved', { n: 1 })], 'no_stream');
+      const claim = testEvent('ShareableIdClaimed', { farm });
+      const registered = [testEvent('FarmRegistered', {}), testEvent('FieldAdded', {})];
+      const results = await store.appendToStreams([
+        { streamId: shareable, events: [claim], expected: 0 },
+        { streamId: farm, events: registered, expected: 'no_stream' },
+      ]);
+      expect(results.map((result) => result.nextExpectedRevision)).toEqual([1, 1]);
+      expect((await store.readStream(shareable)).at(-1)?.metadata.event_id).toBe(claim.metadata.event_id);
+      expect((await store.readStream(farm)).map((event) => event.metadata.event_id)).toEqual(
+        registered.map((event) => event.metadata.event_id),
+      );
+
+      // The second stream's expectation fails: neither stream is written, and the error names the second.
+      const other = `${prefix}other`;
+      await expectConflict(
+        store.appendToStreams([
+          { streamId: other, events: [testEvent('FarmRegistered', {})], expected: 'no_stream' },
+          { streamId: farm, events: [testEvent('FieldAdded', {})], expected: 0 },
+        ]),
+        farm,
+        0,
+        1,
+      );
+      // The first stream's expectation fails, the second's holds.
+      await expectConflict(
+        store.appendToStreams([
+          { streamId: shareable, events: [testEvent('ShareableIdClaimed', {})], expected: 'no_stream' },
+          { streamId: other, events: [testEvent('FarmRegistered', {})], expected: 'any' },
+        ]),
+        shareable,
+        'no_stream',
+        1,
+      );
+      expect(await store.readStream(other)).toEqual([]);
+      expect(await store.readStream(farm)).toHaveLength(2);
+      expect(await store.readStream(shareable)).toHaveLength(2);
+    });
+
+    it('gives a multi-stream append positions in the order of its streams, which a subscriber sees together', async () => {
+      const prefix = uniquePrefix('multipos');
+      const head = await store.headPosition();
+      const collector = collectEvents(store, head);
+      try {
+        const appends = [
+          { streamId: `${prefix}a`, events: [testEvent('FarmRegistered', {}), testEvent('FieldAdded', {})] },
+          { streamId: `${prefix}b`, events: [testEvent('ShareableIdClaimed', {})] },
+          { streamId: `${prefix}c`, events: [testEvent('FarmerRegistered', {})] },
+        ];
+        const expectedIds = appends.flatMap(({ events }) => events.map((event) => event.metadata.event_id));
+        const results = await store.appendToStreams(
+          appends.map((append) => ({ ...append, expected: 'no_stream' as const })),
+        );
+        expectStrictlyIncreasing(results.map((result) => result.position));
+        for (const [i, { streamId }] of appends.entries())
+          expect((await store.readStream(streamId)).at(-1)?.position).toEqual(results[i]!.position);
+
+        await vi.waitFor(() => expect(collector.idsOf(prefix)).toEqual(expectedIds), DELIVERY_TIMEOUT);
+        // Nothing else comes between them: they are one write.
+        const first = collector.received.findIndex((event) => event.streamId.startsWith(prefix));
+        expect(collector.received.slice(first, first + expectedIds.length).map((e) => e.metadata.event_id)).toEqual(
+          expectedIds,
+        );
+        expectStrictlyIncreasing(collector.received.map((event) => event.position));
+        await delay(QUIET_MS);
+        expect(collector.idsOf(prefix)).toEqual(expectedIds);
+      } finally {
+        await collector.stop();
+      }
+    });
+
+    it('answers each of many concurrent appends on its own expected revision', async () => {
+      const prefix = uniquePrefix('each');
+      const streams = Array.from({ length: 12 }, (_, i) => `${prefix}${i}`);
+      await Promise.all(streams.map((stream) => store.append(stream, [testEvent('PolicyIssued', {})], 'no_stream')));
+      // Even streams are appended at their true revision 0, odd ones at a stale 'no_stream', all at once.
+      const outcomes = await Promise.allSettled(
+        streams.map((stream, i) =>
+          store.append(stream, [testEvent('TriggerEvaluated', { i })], i % 2 ? 'no_stream' : 0),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        if (i % 2 === 0) {
+          expect(outcome.status).toBe('fulfilled');
+          expect(outcome.status === 'fulfilled' && outcome.value.nextExpectedRevision).toBe(1);
+        } else {
+          expect(outcome.status === 'rejected' && outcome.reason).toMatchObject({
+            name: 'WrongExpectedRevisionError',
+            streamId: streams[i],
+            expected: 'no_stream',
+            actual: 0,
+          });
+        }
+      }
+      const lengths = await Promise.all(streams.map(async (stream) => (await store.readStream(stream)).length));
+      expect(lengths).toEqual(streams.map((_, i) => (i % 2 ? 1 : 2)));
+    });
+
     it('reads $all in commit order and pages from any position', async () => {
       const prefix = uniquePrefix('all');
       const head = await store.headPosition();

@@ -10,8 +10,25 @@ export const toEventData = (event: NewEvent): EventData =>
     metadata: { ...event.metadata },
   });
 
+// multiStreamAppend takes metadata only as string properties; ours (numbers, nulls) travels as one of them.
+const METADATA_PROPERTY = 'cropcover.metadata';
+
+/** The form of an event for `multiStreamAppend`, whose metadata must map strings to strings. */
+export const toPropertiesEventData = (event: NewEvent): EventData =>
+  jsonEvent({
+    id: event.metadata.event_id,
+    type: event.type,
+    data: event.data as Record<string, unknown>,
+    metadata: { [METADATA_PROPERTY]: JSON.stringify(event.metadata) },
+  });
+
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+
+const readMetadata = (metadata: Record<string, unknown>): EventMetadata => {
+  const carried = metadata[METADATA_PROPERTY];
+  return (typeof carried === 'string' ? JSON.parse(carried) : metadata) as EventMetadata;
+};
 
 /** Our events are JSON with our metadata; links, binary and foreign events are not part of the log we read. */
 export const toRecordedEvent = (resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined => {
@@ -24,6 +41,6 @@ export const toRecordedEvent = (resolved: ResolvedEvent | AllStreamResolvedEvent
     position: { commit: event.position.commit, prepare: event.position.prepare },
     type: event.type,
     data: event.data,
-    metadata: event.metadata as unknown as EventMetadata,
+    metadata: readMetadata(event.metadata),
   };
 };

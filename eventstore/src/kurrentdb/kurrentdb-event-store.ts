@@ -15,7 +15,7 @@ import { comparePositions } from '../position';
 import { DEFAULT_BATCH_SIZE, DEFAULT_RETRY_DELAY_MS, reportToConsole } from '../subscription-defaults';
 import { createSubscriptionSet } from '../subscription-set';
 import { createUpcast, type Upcaster } from '../upcasting';
-import { toEventData, toRecordedEvent } from './event-mapping';
+import { toEventData, toPropertiesEventData, toRecordedEvent } from './event-mapping';
 import { startKurrentDbSubscription } from './kurrentdb-subscription';
 
 export interface KurrentDbEventStoreOptions {
@@ -31,6 +31,17 @@ const toStreamState = (expected: ExpectedRevision): AppendStreamState => {
   if (expected === 'no_stream') return NO_STREAM;
   return BigInt(expected);
 };
+
+const toWrongExpectedRevision = (
+  error: WrongExpectedVersionError,
+  streamId: string,
+  expected: ExpectedRevision,
+): WrongExpectedRevisionError =>
+  new WrongExpectedRevisionError(
+    streamId,
+    expected,
+    error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState),
+  );
 
 export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): EventStore => {
   const client = KurrentDBClient.connectionString(options.connectionString);
@@ -63,9 +74,40 @@ export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): 
         };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
-        const actual = error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState);
-        throw new WrongExpectedRevisionError(streamId, expected, actual);
+        throw toWrongExpectedRevision(error, streamId, expected);
       }
+    },
+    // KurrentDB 25.1+: one atomic multi-stream append. It answers with each stream's new revision and one log
+    // position, so the position of each stream's last event is read back from the stream.
+    appendToStreams: async (appends) => {
+      if (appends.length === 0) throw new RangeError('append to streams: no appends');
+      if (new Set(appends.map((append) => append.streamId)).size !== appends.length)
+        throw new RangeError('append to streams: a stream appears twice');
+      for (const { streamId, events } of appends)
+        if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
+      let revisions: bigint[];
+      try {
+        const result = await client.multiStreamAppend(
+          appends.map(({ streamId, events, expected }) => ({
+            streamName: streamId,
+            events: events.map(toPropertiesEventData),
+            expectedState: toStreamState(expected),
+          })),
+        );
+        const byStream = new Map(result.responses.map((response) => [response.streamName, response.revision]));
+        revisions = appends.map(({ streamId }) => byStream.get(streamId) ?? -1n);
+      } catch (error) {
+        const refused = appends.find(({ streamId }) => (error as WrongExpectedVersionError).streamName === streamId);
+        if (!(error instanceof WrongExpectedVersionError) || !refused) throw error;
+        throw toWrongExpectedRevision(error, refused.streamId, refused.expected);
+      }
+      return Promise.all(
+        appends.map(async ({ streamId }, i) => {
+          const [last] = await collect(client.readStream(streamId, { fromRevision: revisions[i]!, maxCount: 1 }));
+          if (!last) throw new Error(`KurrentDB did not return revision ${revisions[i]} of ${streamId} just appended`);
+          return { nextExpectedRevision: last.revision, position: last.position };
+        }),
+      );
     },
     readStream: async (streamId, readOptions) => {
       try {

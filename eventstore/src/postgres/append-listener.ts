@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { GlobalPosition } from '../port';
 import { parsePosition } from '../position';
-import { APPENDED_CHANNEL } from './append-notifier';
+import { APPENDED_CHANNEL } from './append';
 
 export interface AppendWatcher {
   /** `appended`: the committed position the notification carried; undefined when unknown (after the

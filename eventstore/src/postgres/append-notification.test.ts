@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectEvents } from '../contract/event-collector';
 import { testEvent } from '../contract/test-event';
 import { formatPosition } from '../position';
-import { APPENDED_CHANNEL } from './append-notifier';
+import { APPENDED_CHANNEL } from './append';
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
 

@@ -1,30 +1,56 @@
 import type pg from 'pg';
-import { type AppendResult, type ExpectedRevision, type NewEvent, WrongExpectedRevisionError } from '../port';
+import { type AppendResult, type ExpectedRevision, type StreamAppend, WrongExpectedRevisionError } from '../port';
 
-// One statement, hence one round trip and one transaction: read the stream's head, check the expected
-// revision, insert the events after it. A writer that raced us to the same revision makes the insert
-// fail on events_stream_revision_key once it commits. (The insert takes the appending lock: schema.ts.)
-const APPEND: pg.QueryConfig = {
-  name: 'cropcover.eventstore.append',
+export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
+
+// One statement, hence one round trip and one transaction, for any number of appends to distinct streams:
+// read each stream's head, check its expected revision, insert the events after it. `$2` (all or none): any
+// failed check inserts nothing; otherwise each append that passed is inserted and the others are not. A
+// writer that raced us to the same revision makes the insert fail on events_stream_revision_key once it
+// commits. (The insert takes the appending lock: schema.ts.)
+// The statement also notifies subscribers, at its commit, of the position of its last event. PostgreSQL
+// commits notifying transactions one at a time; a store runs one append statement at a time anyway (group
+// commit), so this only orders the commits of different processes, and it saves a NOTIFY transaction per
+// statement, which cost as much CPU as the append itself (docs/benchmarks.md, Event store).
+const APPEND_TO_STREAMS: pg.QueryConfig = {
+  name: 'cropcover.eventstore.append-to-streams',
   text: `
-    with head as (
-      select coalesce(max(stream_revision), -1) as revision from events where stream_id = $1
-    ), accepted as (
-      select revision from head where $2::int is null or revision = $2::int
+    with input as (
+      select a.ordinality as n, a.append->>'streamId' as stream_id, (a.append->>'expected')::int as expected,
+        a.append->'events' as events
+      from jsonb_array_elements($1::jsonb) with ordinality as a(append, ordinality)
+    ), checked as (
+      select input.*, head.revision, input.expected is null or head.revision = input.expected as passed
+      from input cross join lateral (
+        select coalesce(max(stream_revision), -1) as revision from events where events.stream_id = input.stream_id
+      ) head
     ), appended as (
       insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-      select $1, accepted.revision + e.ordinality, (e.event->>'id')::uuid, e.event->>'type', e.event->'data', e.event->'metadata'
-      from accepted cross join jsonb_array_elements($3::jsonb) with ordinality as e(event, ordinality)
-      order by e.ordinality
-      returning stream_revision, global_position, transaction_id
+      select c.stream_id, c.revision + e.ordinality, (e.event->>'id')::uuid, e.event->>'type', e.event->'data',
+        e.event->'metadata'
+      from checked c cross join jsonb_array_elements(c.events) with ordinality as e(event, ordinality)
+      where c.passed and not ($2::bool and exists (select from checked where not passed))
+      order by c.n, e.ordinality
+      returning stream_id, stream_revision, global_position, transaction_id
+    ), notified as (
+      select pg_notify('${APPENDED_CHANNEL}', newest.transaction_id::text || '.' || newest.global_position::text)
+      from (select * from appended order by global_position desc limit 1) newest
     )
-    select head.revision as head_revision, last.stream_revision, last.global_position, last.transaction_id
-    from head left join (select * from appended order by global_position desc limit 1) last on true`,
+    select c.revision as head_revision, last.stream_revision, last.global_position, last.transaction_id,
+      (select count(*) from notified) as notifications
+    from checked c left join lateral (
+      select * from appended where appended.stream_id = c.stream_id order by global_position desc limit 1
+    ) last on true
+    order by c.n`,
 };
 
-const STREAM_HEAD: pg.QueryConfig = {
-  name: 'cropcover.eventstore.stream-head',
-  text: 'select coalesce(max(stream_revision), -1) as head_revision from events where stream_id = $1',
+const STREAM_HEADS: pg.QueryConfig = {
+  name: 'cropcover.eventstore.stream-heads',
+  text: `
+    select coalesce(max(stream_revision), -1) as head_revision
+    from unnest($1::text[]) with ordinality as s(stream_id, n)
+    left join events on events.stream_id = s.stream_id
+    group by s.n order by s.n`,
 };
 
 interface AppendRow {
@@ -34,12 +60,26 @@ interface AppendRow {
   readonly transaction_id: string | null;
 }
 
+/** An append checked and serialised for APPEND_TO_STREAMS. */
+export interface EncodedAppend {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  readonly json: string;
+}
+
+/** What one append of a statement came to: the stream's head before it, and its result if it was written. */
+export interface AppendOutcome {
+  readonly headRevision: number;
+  readonly result?: AppendResult;
+}
+
 const UNIQUE_VIOLATION = '23505';
 const STREAM_REVISION_KEY = 'events_stream_revision_key';
-// With `any` a lost race is retried against the new head; every conflict means another append committed.
-const MAX_ANY_ATTEMPTS = 32;
+// A lost race is retried against the new heads when every expectation still holds (`any`); each conflict
+// means another append committed.
+const MAX_RACE_ATTEMPTS = 32;
 
-const isRevisionConflict = (error: unknown): boolean =>
+export const isRevisionConflict = (error: unknown): boolean =>
   error instanceof Error &&
   (error as pg.DatabaseError).code === UNIQUE_VIOLATION &&
   (error as pg.DatabaseError).constraint === STREAM_REVISION_KEY;
@@ -52,49 +92,84 @@ const expectedHead = (expected: ExpectedRevision): number | null => {
   return expected;
 };
 
-const conflict = (streamId: string, expected: ExpectedRevision, headRevision: number): WrongExpectedRevisionError =>
-  new WrongExpectedRevisionError(streamId, expected, headRevision === -1 ? 'no_stream' : headRevision);
-
-const appendOnce = async (
-  pool: pg.Pool,
-  streamId: string,
-  payload: string,
-  expected: ExpectedRevision,
-): Promise<AppendResult> => {
-  const { rows } = await pool.query<AppendRow>({ ...APPEND, values: [streamId, expectedHead(expected), payload] });
-  const row = rows[0];
-  if (!row) throw new Error('append returned no row');
-  if (row.stream_revision === null || row.global_position === null || row.transaction_id === null)
-    throw conflict(streamId, expected, row.head_revision);
-  return {
-    nextExpectedRevision: row.stream_revision,
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-  };
+const holds = (expected: ExpectedRevision, headRevision: number): boolean => {
+  const head = expectedHead(expected);
+  return head === null || head === headRevision;
 };
 
-export const appendEvents = async (
-  pool: pg.Pool,
+export const conflict = (
   streamId: string,
-  events: readonly NewEvent[],
   expected: ExpectedRevision,
-): Promise<AppendResult> => {
+  headRevision: number,
+): WrongExpectedRevisionError =>
+  new WrongExpectedRevisionError(streamId, expected, headRevision === -1 ? 'no_stream' : headRevision);
+
+export const encodeAppend = ({ streamId, events, expected }: StreamAppend): EncodedAppend => {
   if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
-  const payload = JSON.stringify(
-    events.map((event) => ({
+  const json = JSON.stringify({
+    streamId,
+    expected: expectedHead(expected),
+    events: events.map((event) => ({
       id: event.metadata.event_id,
       type: event.type,
       data: event.data,
       metadata: event.metadata,
     })),
-  );
+  });
+  return { streamId, expected, json };
+};
+
+/** Runs the appends, to distinct streams, in one statement; with `allOrNone` a failed check inserts nothing. */
+export const runAppends = async (
+  pool: pg.Pool,
+  appends: readonly EncodedAppend[],
+  allOrNone: boolean,
+): Promise<AppendOutcome[]> => {
+  const payload = `[${appends.map((append) => append.json).join(',')}]`;
+  const { rows } = await pool.query<AppendRow>({ ...APPEND_TO_STREAMS, values: [payload, allOrNone] });
+  if (rows.length !== appends.length) throw new Error(`append returned ${rows.length} rows for ${appends.length}`);
+  return rows.map((row) => {
+    if (row.stream_revision === null || row.global_position === null || row.transaction_id === null)
+      return { headRevision: row.head_revision };
+    return {
+      headRevision: row.head_revision,
+      result: {
+        nextExpectedRevision: row.stream_revision,
+        position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+      },
+    };
+  });
+};
+
+const readHeads = async (pool: pg.Pool, appends: readonly EncodedAppend[]): Promise<number[]> => {
+  const { rows } = await pool.query<{ head_revision: number }>({
+    ...STREAM_HEADS,
+    values: [appends.map((append) => append.streamId)],
+  });
+  return rows.map((row) => row.head_revision);
+};
+
+/** All the appends or none, in one transaction; the first stream whose expected revision does not hold is
+ *  named in the WrongExpectedRevisionError. */
+export const appendAllOrNone = async (pool: pg.Pool, appends: readonly EncodedAppend[]): Promise<AppendResult[]> => {
+  const streams = new Set(appends.map((append) => append.streamId));
+  if (appends.length === 0) throw new RangeError('append to streams: no appends');
+  if (streams.size !== appends.length) throw new RangeError('append to streams: a stream appears twice');
+  const firstBroken = (heads: readonly number[]): WrongExpectedRevisionError | undefined => {
+    const i = appends.findIndex((append, k) => !holds(append.expected, heads[k]!));
+    return i < 0 ? undefined : conflict(appends[i]!.streamId, appends[i]!.expected, heads[i]!);
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await appendOnce(pool, streamId, payload, expected);
+      const outcomes = await runAppends(pool, appends, true);
+      const results = outcomes.flatMap(({ result }) => (result ? [result] : []));
+      if (results.length === appends.length) return results;
+      throw firstBroken(outcomes.map(({ headRevision }) => headRevision)) ?? new Error('append wrote no events');
     } catch (error) {
       if (!isRevisionConflict(error)) throw error;
-      if (expected === 'any' && attempt < MAX_ANY_ATTEMPTS) continue;
-      const { rows } = await pool.query<{ head_revision: number }>({ ...STREAM_HEAD, values: [streamId] });
-      throw conflict(streamId, expected, rows[0]?.head_revision ?? -1);
+      const broken = firstBroken(await readHeads(pool, appends));
+      if (broken) throw broken;
+      if (attempt >= MAX_RACE_ATTEMPTS) throw error;
     }
   }
 };

@@ -10,6 +10,13 @@ import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../p
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
 
+/** What an attempt came to: its result, or what it failed with. */
+const outcomeOf = (attempt: Promise<unknown>): Promise<unknown> =>
+  attempt.then(
+    (result) => result,
+    (failure: unknown) => failure,
+  );
+
 const openDatabase = async (label: string) => {
   const database = await createTestDatabase(label);
   const pool = new pg.Pool({ connectionString: database.url, max: 12 });
@@ -47,6 +54,12 @@ describe('PostgreSQL event store', () => {
     if (pool) await endPool(pool);
     await database?.drop();
   });
+
+  /** Lets the appends started meanwhile reach the slow append's uncommitted revision, then commits it. */
+  const commitSlowAppendSoon = async (): Promise<void> => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slowWriter.query('commit');
+  };
 
   /** Inserts the event the way an append does, in a transaction the test keeps open. */
   const beginSlowAppend = async (streamId: string, revision: number, event: NewEvent) => {
@@ -150,23 +163,90 @@ describe('PostgreSQL event store', () => {
     await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     // Reads the stream as empty and then waits on the other writer's uncommitted revision 0. Its failure is
     // caught right away: on a busy machine it can come before the reply to our commit.
-    const outcome = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream').then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+    const outcome = outcomeOf(store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream'));
+    await commitSlowAppendSoon();
     const error = await outcome;
     expect(error).toBeInstanceOf(WrongExpectedRevisionError);
     expect(error).toMatchObject({ streamId: stream, expected: 'no_stream', actual: 0 });
+  });
+
+  it('runs appends made together in one transaction, one append per stream, in the order they came', async () => {
+    const prefix = `group${randomBytes(4).toString('hex')}-`;
+    const [a, b] = [`${prefix}a`, `${prefix}b`];
+    const [first, other, second] = await Promise.all([
+      store.append(a, [testEvent('PolicyIssued', {})], 'no_stream'),
+      store.append(b, [testEvent('PolicyIssued', {})], 'no_stream'),
+      store.append(a, [testEvent('TriggerEvaluated', {})], 0),
+    ]);
+    expect(other!.position.commit).toBe(first!.position.commit);
+    expect(other!.position.prepare).toBeGreaterThan(first!.position.prepare);
+    // The second append to `a` waited for the first to commit, in a transaction of its own.
+    expect(second!.position.commit).toBeGreaterThan(first!.position.commit);
+    expect(second!.nextExpectedRevision).toBe(1);
+    expect((await store.readStream(a)).map((event) => event.type)).toEqual(['PolicyIssued', 'TriggerEvaluated']);
+  });
+
+  it('answers each append of a shared statement on its own when the statement fails as a whole', async () => {
+    const prefix = `alone${randomBytes(4).toString('hex')}-`;
+    const raced = `${prefix}raced`;
+    await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    const used = testEvent('PolicyIssued', { id: 'taken' });
+    await store.append(`${prefix}used`, [used], 'no_stream');
+    // One statement for all five: it waits on the other writer's uncommitted revision 0 of `raced`.
+    const outcomes = Promise.all(
+      [
+        store.append(`${prefix}first`, [testEvent('PolicyIssued', {})], 'no_stream'),
+        store.append(raced, [testEvent('PolicyIssued', { by: 'us' })], 'no_stream'),
+        store.append(`${prefix}fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
+        store.append(`${prefix}duplicate`, [used], 'no_stream'),
+        store.append(`${prefix}also-fine`, [testEvent('PolicyIssued', {})], 'no_stream'),
+      ].map(outcomeOf),
+    );
+    await commitSlowAppendSoon();
+    const [first, lost, fine, duplicate, alsoFine] = await outcomes;
+    expect(first).toMatchObject({ nextExpectedRevision: 0 });
+    expect(lost).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(lost).toMatchObject({ streamId: raced, expected: 'no_stream', actual: 0 });
+    expect(fine).toMatchObject({ nextExpectedRevision: 0 });
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 'events_event_id_key' });
+    expect(alsoFine).toMatchObject({ nextExpectedRevision: 0 });
+    expect(await store.readStream(`${prefix}duplicate`)).toEqual([]);
+    expect((await store.readStream(raced)).map((event) => event.data)).toEqual([{ by: 'other writer' }]);
+  });
+
+  it('fails a multi-stream append that lost a race on one stream, naming it, and writes none', async () => {
+    const prefix = `multirace${randomBytes(4).toString('hex')}-`;
+    const [free, raced] = [`${prefix}free`, `${prefix}raced`];
+    await beginSlowAppend(raced, 0, testEvent('PolicyIssued', { by: 'other writer' }));
+    const outcome = outcomeOf(
+      store.appendToStreams([
+        { streamId: free, events: [testEvent('FarmRegistered', {})], expected: 'no_stream' },
+        { streamId: raced, events: [testEvent('PolicyIssued', { by: 'us' })], expected: 'no_stream' },
+      ]),
+    );
+    await commitSlowAppendSoon();
+    const error = await outcome;
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error).toMatchObject({ streamId: raced, expected: 'no_stream', actual: 0 });
+    expect(await store.readStream(free)).toEqual([]);
+  });
+
+  it('refuses a multi-stream append with no streams, a stream twice or a stream without events', async () => {
+    const stream = `refused${randomBytes(4).toString('hex')}`;
+    const append = { streamId: stream, events: [testEvent('FarmRegistered', {})], expected: 'any' as const };
+    await expect(store.appendToStreams([])).rejects.toThrow(RangeError);
+    await expect(store.appendToStreams([append, append])).rejects.toThrow(/appears twice/);
+    await expect(store.appendToStreams([append, { ...append, streamId: `${stream}-2`, events: [] }])).rejects.toThrow(
+      /no events/,
+    );
+    expect(await store.readStream(stream)).toEqual([]);
   });
 
   it('retries an `any` append that lost the race on the new head', async () => {
     const stream = `any${randomBytes(4).toString('hex')}`;
     await beginSlowAppend(stream, 0, testEvent('PolicyIssued', { by: 'other writer' }));
     const append = store.append(stream, [testEvent('PolicyIssued', { by: 'us' })], 'any');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await slowWriter.query('commit');
+    await commitSlowAppendSoon();
     expect((await append).nextExpectedRevision).toBe(1);
     expect((await store.readStream(stream)).map((event) => event.data)).toEqual([{ by: 'other writer' }, { by: 'us' }]);
   });
