@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { migrateReadModels } from '@cropcover/read-store';
@@ -62,6 +63,10 @@ try {
   );
   console.log(`appended ${appended()} events in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
   console.log(`mix: ${mix.map((row) => `${row.event_type} ${row.count}`).join(', ')}`);
+  // What the log costs on disk per event, indexes included: an input of docs/scaling.md.
+  await pool.query('vacuum analyze events');
+  const { rows: size } = await pool.query<{ bytes: string }>(`select pg_total_relation_size('events')::text as bytes`);
+  console.log(`log on disk: ${Math.round(Number(size[0]!.bytes) / appended())} bytes per event, indexes included`);
 
   const rates: number[] = [];
   const profiler = new Session();
@@ -71,11 +76,15 @@ try {
     await profiler.post('Profiler.start');
   }
   for (let round = 1; round <= ROUNDS; round += 1) {
+    const cpuBefore = process.cpuUsage();
     const result = await rebuildProjections({ eventStore, db, projections: readModelProjections });
+    const cpu = process.cpuUsage(cpuBefore);
     rates.push(result.eventsPerSecond);
+    // This process's CPU per event moves much less with the machine's load than the rate does.
     console.log(
       `round ${round}: ${result.events} events in ${(result.elapsedMs / 1000).toFixed(2)} s = ` +
-        `${Math.round(result.eventsPerSecond).toLocaleString('en-US')} events/s`,
+        `${Math.round(result.eventsPerSecond).toLocaleString('en-US')} events/s; ` +
+        `Node CPU ${((cpu.user + cpu.system) / result.events).toFixed(1)} µs per event; load average ${loadavg()[0]!.toFixed(1)}`,
     );
   }
   if (PROFILE) {

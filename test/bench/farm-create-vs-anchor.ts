@@ -10,7 +10,8 @@ import { type RunningService, startProcess, startService } from '../src/support/
 // each create costs: the xact_commit + xact_rollback delta of the service's own database per create, and
 // the CPU it costs the service's processes (process_cpu_seconds_total on /metrics, summed over them).
 // BENCH_BEFORE_CHECKOUT=<another checkout, installed> measures that code's service in the same rounds too;
-// BENCH_HTTP_WORKERS sets HTTP_WORKERS.
+// BENCH_HTTP_WORKERS sets HTTP_WORKERS; BENCH_CPU_PROF_DIR=<dir> runs the service under `node --cpu-prof`
+// (one .cpuprofile per process, written when it stops) instead of `npm start`.
 // Run: npx tsx test/bench/farm-create-vs-anchor.ts   (BENCH_SECONDS 10, BENCH_ROUNDS 2, BENCH_CONNECTIONS 16)
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -50,7 +51,14 @@ try {
     LOG_LEVEL: 'warn',
     ...(process.env.BENCH_HTTP_WORKERS ? { HTTP_WORKERS: process.env.BENCH_HTTP_WORKERS } : {}),
   };
-  const service = await startService({ ...serviceEnv, DATABASE_URL: serviceDatabase.url });
+  const profileDirectory = process.env.BENCH_CPU_PROF_DIR;
+  const service = profileDirectory
+    ? await startProcess(
+        ['node', '--cpu-prof', `--cpu-prof-dir=${profileDirectory}`, '--import', 'tsx', 'service/src/main.ts'],
+        { ...serviceEnv, DATABASE_URL: serviceDatabase.url },
+        '/readyz',
+      )
+    : await startService({ ...serviceEnv, DATABASE_URL: serviceDatabase.url });
   started.push(service);
   const before =
     BEFORE_CHECKOUT && beforeDatabase

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import { inChunks } from './row-chunks';
+import { anyOf, recordsetOf } from './batch-parameters';
 
 type FarmerRow = Insertable<FarmersTable>;
 type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
@@ -20,12 +20,8 @@ const loadRows = async (
   trx: Transaction<ReadModels>,
   farmerIds: readonly string[],
 ): Promise<Map<string, FarmerRow>> => {
-  const rows = new Map<string, FarmerRow>();
-  for (const ids of inChunks(farmerIds)) {
-    for (const row of await trx.selectFrom('farmers').selectAll().where('farmer_id', 'in', ids).execute())
-      rows.set(row.farmer_id, row);
-  }
-  return rows;
+  const selected = await trx.selectFrom('farmers').selectAll().where('farmer_id', '=', anyOf(farmerIds)).execute();
+  return new Map<string, FarmerRow>(selected.map((row) => [row.farmer_id, row]));
 };
 
 /** The row after the event, or undefined when the event is already reflected (a replay) and changes nothing. */
@@ -51,34 +47,33 @@ const evolve = (row: FarmerRow | undefined, event: RevisedFarmerEvent): FarmerRo
 };
 
 const upsert = async (trx: Transaction<ReadModels>, rows: readonly FarmerRow[]): Promise<void> => {
-  for (const chunk of inChunks(rows)) {
-    await trx
-      .insertInto('farmers')
-      .values(chunk)
-      .onConflict((conflict) =>
-        conflict
-          .column('farmer_id')
-          .doUpdateSet((eb) => ({
-            subject: eb.ref('excluded.subject'),
-            platform_farmer_id: eb.ref('excluded.platform_farmer_id'),
-            first_name: eb.ref('excluded.first_name'),
-            last_name: eb.ref('excluded.last_name'),
-            phone_number: eb.ref('excluded.phone_number'),
-            language: eb.ref('excluded.language'),
-            upload_channel: eb.ref('excluded.upload_channel'),
-            whatsapp_number: eb.ref('excluded.whatsapp_number'),
-            onboarding_status: eb.ref('excluded.onboarding_status'),
-            data_consent_given: eb.ref('excluded.data_consent_given'),
-            is_active: eb.ref('excluded.is_active'),
-            created_at: eb.ref('excluded.created_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            stream_revision: eb.ref('excluded.stream_revision'),
-          }))
-          // Never let an older view of the row overwrite a newer one.
-          .where('farmers.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
-      )
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('farmers')
+    .expression(recordsetOf('farmers', rows))
+    .onConflict((conflict) =>
+      conflict
+        .column('farmer_id')
+        .doUpdateSet((eb) => ({
+          subject: eb.ref('excluded.subject'),
+          platform_farmer_id: eb.ref('excluded.platform_farmer_id'),
+          first_name: eb.ref('excluded.first_name'),
+          last_name: eb.ref('excluded.last_name'),
+          phone_number: eb.ref('excluded.phone_number'),
+          language: eb.ref('excluded.language'),
+          upload_channel: eb.ref('excluded.upload_channel'),
+          whatsapp_number: eb.ref('excluded.whatsapp_number'),
+          onboarding_status: eb.ref('excluded.onboarding_status'),
+          data_consent_given: eb.ref('excluded.data_consent_given'),
+          is_active: eb.ref('excluded.is_active'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          stream_revision: eb.ref('excluded.stream_revision'),
+        }))
+        // Never let an older view of the row overwrite a newer one.
+        .where('farmers.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
+    )
+    .execute();
 };
 
 /** Farmer profiles (`farmers`), from the `farmer-<id>` streams. Reads the rows a batch touches, applies

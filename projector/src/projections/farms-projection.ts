@@ -4,9 +4,9 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Projection } from '../projection';
-import { inChunks } from './row-chunks';
+import { anyOf, recordsetOf } from './batch-parameters';
 
-/** A farms row as the projection works on it: crops as an array, turned into JSON text when written. */
+/** A farms row as the projection works on it and writes it: crops as an array (jsonb). */
 type FarmRow = Omit<Insertable<FarmsTable>, 'common_grown_crops'> & { common_grown_crops: string[] | null };
 type FieldRow = Insertable<FarmFieldsTable>;
 type OrganizationRow = Insertable<FarmOrganizationsTable>;
@@ -26,16 +26,12 @@ const decode = (event: RecordedEvent<FarmEvent['type']>): RevisedFarmEvent => ({
 });
 
 const loadRows = async (trx: Transaction<ReadModels>, farmIds: readonly string[]): Promise<Map<string, FarmRow>> => {
-  const rows = new Map<string, FarmRow>();
-  for (const ids of inChunks(farmIds)) {
-    const selected: Selectable<FarmsTable>[] = await trx
-      .selectFrom('farms')
-      .selectAll()
-      .where('farm_id', 'in', ids)
-      .execute();
-    for (const row of selected) rows.set(row.farm_id, row);
-  }
-  return rows;
+  const selected: Selectable<FarmsTable>[] = await trx
+    .selectFrom('farms')
+    .selectAll()
+    .where('farm_id', '=', anyOf(farmIds))
+    .execute();
+  return new Map(selected.map((row) => [row.farm_id, row]));
 };
 
 /** The farm row after the event, or undefined when the event is already reflected (a replay). */
@@ -79,68 +75,59 @@ const fieldRow = (event: RevisedFarmEvent): FieldRow | undefined => {
 const organizationRow = (event: RevisedFarmEvent): OrganizationRow | undefined =>
   event.type === 'FarmLinkedToOrganization' ? event.data : undefined;
 
-// node-postgres would send a JS array as a PostgreSQL array literal, which jsonb rejects.
-const toInsertable = ({ common_grown_crops, ...row }: FarmRow): Insertable<FarmsTable> => ({
-  ...row,
-  common_grown_crops: common_grown_crops === null ? null : JSON.stringify(common_grown_crops),
-});
-
 const upsertFarms = async (trx: Transaction<ReadModels>, rows: readonly FarmRow[]): Promise<void> => {
-  for (const chunk of inChunks(rows)) {
-    await trx
-      .insertInto('farms')
-      .values(chunk.map(toInsertable))
-      .onConflict((conflict) =>
-        conflict
-          .column('farm_id')
-          .doUpdateSet((eb) => ({
-            platform_farm_id: eb.ref('excluded.platform_farm_id'),
-            owner_farmer_id: eb.ref('excluded.owner_farmer_id'),
-            owner_subject: eb.ref('excluded.owner_subject'),
-            registered_by_org_id: eb.ref('excluded.registered_by_org_id'),
-            name: eb.ref('excluded.name'),
-            has_irrigation: eb.ref('excluded.has_irrigation'),
-            farm_type: eb.ref('excluded.farm_type'),
-            farm_size: eb.ref('excluded.farm_size'),
-            tenure_type: eb.ref('excluded.tenure_type'),
-            irrigation_type: eb.ref('excluded.irrigation_type'),
-            water_source: eb.ref('excluded.water_source'),
-            common_grown_crops: eb.ref('excluded.common_grown_crops'),
-            soil_type: eb.ref('excluded.soil_type'),
-            currency: eb.ref('excluded.currency'),
-            location: eb.ref('excluded.location'),
-            country: eb.ref('excluded.country'),
-            is_active: eb.ref('excluded.is_active'),
-            created_at: eb.ref('excluded.created_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            stream_revision: eb.ref('excluded.stream_revision'),
-          }))
-          // Never let an older view of the row overwrite a newer one.
-          .where('farms.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
-      )
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('farms')
+    .expression(recordsetOf('farms', rows))
+    .onConflict((conflict) =>
+      conflict
+        .column('farm_id')
+        .doUpdateSet((eb) => ({
+          platform_farm_id: eb.ref('excluded.platform_farm_id'),
+          owner_farmer_id: eb.ref('excluded.owner_farmer_id'),
+          owner_subject: eb.ref('excluded.owner_subject'),
+          registered_by_org_id: eb.ref('excluded.registered_by_org_id'),
+          name: eb.ref('excluded.name'),
+          has_irrigation: eb.ref('excluded.has_irrigation'),
+          farm_type: eb.ref('excluded.farm_type'),
+          farm_size: eb.ref('excluded.farm_size'),
+          tenure_type: eb.ref('excluded.tenure_type'),
+          irrigation_type: eb.ref('excluded.irrigation_type'),
+          water_source: eb.ref('excluded.water_source'),
+          common_grown_crops: eb.ref('excluded.common_grown_crops'),
+          soil_type: eb.ref('excluded.soil_type'),
+          currency: eb.ref('excluded.currency'),
+          location: eb.ref('excluded.location'),
+          country: eb.ref('excluded.country'),
+          is_active: eb.ref('excluded.is_active'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          stream_revision: eb.ref('excluded.stream_revision'),
+        }))
+        // Never let an older view of the row overwrite a newer one.
+        .where('farms.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
+    )
+    .execute();
 };
 
 const insertFields = async (trx: Transaction<ReadModels>, rows: readonly FieldRow[]): Promise<void> => {
-  for (const chunk of inChunks(rows)) {
-    await trx
-      .insertInto('farm_fields')
-      .values(chunk)
-      .onConflict((conflict) => conflict.columns(['farm_id', 'field_id']).doNothing())
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('farm_fields')
+    .expression(recordsetOf('farm_fields', rows))
+    .onConflict((conflict) => conflict.columns(['farm_id', 'field_id']).doNothing())
+    .execute();
 };
 
 /** A farm is linked to an organization once; a second link (or a replay) keeps the first linked_at. */
 const insertOrganizations = async (trx: Transaction<ReadModels>, rows: readonly OrganizationRow[]): Promise<void> => {
-  for (const chunk of inChunks(rows)) {
-    await trx
-      .insertInto('farm_organizations')
-      .values(chunk)
-      .onConflict((conflict) => conflict.columns(['farm_id', 'organization_id']).doNothing())
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('farm_organizations')
+    .expression(recordsetOf('farm_organizations', rows))
+    .onConflict((conflict) => conflict.columns(['farm_id', 'organization_id']).doNothing())
+    .execute();
 };
 
 /** Farms (`farms`), their fields (`farm_fields`) and linked organizations (`farm_organizations`), from the

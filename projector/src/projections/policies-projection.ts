@@ -5,6 +5,7 @@ import type { RecordedEvent } from '@cropcover/eventstore';
 import type { PolicyEvaluationsTable, PolicyPayoutsTable, ReadModels } from '@cropcover/read-store';
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Projection } from '../projection';
+import { anyOf, recordsetOf } from './batch-parameters';
 import { applyPolicyCountChanges, policyCountChanges } from './policy-counts';
 import { policyPayoutRow, policyRow } from './policy-rows';
 import { inChunks } from './row-chunks';
@@ -29,16 +30,12 @@ const loadPolicies = async (
   trx: Transaction<ReadModels>,
   policyIds: readonly string[],
 ): Promise<Map<string, PolicyState>> => {
-  const policies = new Map<string, PolicyState>();
-  for (const ids of inChunks(policyIds)) {
-    const rows = await trx
-      .selectFrom('policies')
-      .select(['policy_id', 'aggregate', 'stream_revision'])
-      .where('policy_id', 'in', ids)
-      .execute();
-    for (const row of rows) policies.set(row.policy_id, { aggregate: row.aggregate, revision: row.stream_revision });
-  }
-  return policies;
+  const rows = await trx
+    .selectFrom('policies')
+    .select(['policy_id', 'aggregate', 'stream_revision'])
+    .where('policy_id', '=', anyOf(policyIds))
+    .execute();
+  return new Map(rows.map((row) => [row.policy_id, { aggregate: row.aggregate, revision: row.stream_revision }]));
 };
 
 /** The policy after the event, or undefined when the event is already reflected (a replay) or concerns a
@@ -100,39 +97,40 @@ const lockPolicies = async (trx: Transaction<ReadModels>): Promise<void> => {
 /** Writes the policies and returns the ids of the rows actually written: a row the stream_revision guard
  *  kept (already newer) must not move a count either. */
 const upsertPolicies = async (trx: Transaction<ReadModels>, policies: readonly PolicyState[]): Promise<Set<string>> => {
-  const written = new Set<string>();
-  for (const chunk of inChunks(policies)) {
-    const rows = await trx
-      .insertInto('policies')
-      .values(chunk.map((policy) => policyRow(policy.aggregate, policy.revision)))
-      .onConflict((conflict) =>
-        conflict
-          .column('policy_id')
-          // Only the status, the monitoring date and the aggregate change after issue.
-          .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            next_monitoring_date: eb.ref('excluded.next_monitoring_date'),
-            aggregate: eb.ref('excluded.aggregate'),
-            stream_revision: eb.ref('excluded.stream_revision'),
-          }))
-          // Never let an older view of the row overwrite a newer one.
-          .where('policies.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
-      )
-      .returning('policy_id')
-      .execute();
-    for (const row of rows) written.add(row.policy_id);
-  }
-  return written;
+  if (policies.length === 0) return new Set();
+  const rows = await trx
+    .insertInto('policies')
+    .expression(
+      recordsetOf(
+        'policies',
+        policies.map((policy) => policyRow(policy.aggregate, policy.revision)),
+      ),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .column('policy_id')
+        // Only the status, the monitoring date and the aggregate change after issue.
+        .doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          next_monitoring_date: eb.ref('excluded.next_monitoring_date'),
+          aggregate: eb.ref('excluded.aggregate'),
+          stream_revision: eb.ref('excluded.stream_revision'),
+        }))
+        // Never let an older view of the row overwrite a newer one.
+        .where('policies.stream_revision', '<', (eb) => eb.ref('excluded.stream_revision')),
+    )
+    .returning('policy_id')
+    .execute();
+  return new Set(rows.map((row) => row.policy_id));
 };
 
 const insertEvaluations = async (trx: Transaction<ReadModels>, rows: readonly EvaluationRow[]): Promise<void> => {
-  for (const chunk of inChunks(rows)) {
-    await trx
-      .insertInto('policy_evaluations')
-      .values(chunk)
-      .onConflict((conflict) => conflict.columns(['evaluation_id', 'peril']).doNothing())
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('policy_evaluations')
+    .expression(recordsetOf('policy_evaluations', rows))
+    .onConflict((conflict) => conflict.columns(['evaluation_id', 'peril']).doNothing())
+    .execute();
 };
 
 const upsertPayouts = async (trx: Transaction<ReadModels>, rows: readonly PayoutRow[]): Promise<void> => {

@@ -2,8 +2,11 @@ import { type IssuedPolicy, nextMonitoringDate } from '@cropcover/domain';
 import type { PoliciesTable, PolicyPayoutsTable } from '@cropcover/read-store';
 import type { Insertable } from 'kysely';
 
+/** A policies row as the projection writes it (batch-parameters.ts): the aggregate as the jsonb value itself. */
+export type PolicyRow = Omit<Insertable<PoliciesTable>, 'aggregate'> & { readonly aggregate: IssuedPolicy };
+
 /** The policies row of an aggregate: its issue terms, status and the domain's next monitoring date. */
-export const policyRow = (policy: IssuedPolicy, streamRevision: number): Insertable<PoliciesTable> => {
+export const policyRow = (policy: IssuedPolicy, streamRevision: number): PolicyRow => {
   const { issued } = policy;
   return {
     policy_id: issued.policy_id,
@@ -26,7 +29,7 @@ export const policyRow = (policy: IssuedPolicy, streamRevision: number): Inserta
     term_end: issued.term_end,
     platform_version: issued.platform_version,
     next_monitoring_date: nextMonitoringDate(policy) ?? null,
-    aggregate: JSON.stringify(policy),
+    aggregate: policy,
     stream_revision: streamRevision,
   };
 };

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Express, Router } from 'express';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settableClock } from '../clock';
 import { SANDBOX_JWT_SECRET } from '../config';
 import { signDevToken } from '../dev-token';
 import { startTestApp, type TestApp } from '../testing/test-app';
@@ -77,6 +78,21 @@ describe('HS256 authentication', () => {
   it('rejects an expired token', async () => {
     const token = await signDevToken({ sub: 'u1', expiresIn: -60 }, SANDBOX_JWT_SECRET);
     await expectUnauthorized(await get('/me', token), 'token_expired', true);
+  });
+
+  it('rejects a token it accepted before once the clock passes its expiry', async () => {
+    const clock = settableClock(new Date());
+    const clocked = await startTestApp({ mount: mountProbes, clock });
+    try {
+      const token = await signDevToken({ sub: 'u1', expiresIn: 30 }, SANDBOX_JWT_SECRET);
+      const me = () => fetch(`${clocked.baseUrl}/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await me()).status).toBe(200);
+      expect((await me()).status).toBe(200);
+      clock.advance(31_000);
+      await expectUnauthorized(await me(), 'token_expired', true);
+    } finally {
+      await clocked.close();
+    }
   });
 
   it('rejects a token whose claims could not be stored (NUL, unpaired surrogates)', async () => {

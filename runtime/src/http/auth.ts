@@ -6,6 +6,7 @@ import type { AuthConfig } from '../config';
 import { attachPrincipal, type Principal } from './principal';
 import { ProblemError } from './problem';
 import { unstorableTextPaths } from './unstorable-text';
+import { createVerifiedTokens } from './verified-tokens';
 
 // Bearer-token authentication. The accepted algorithms are pinned per key source, so `alg: none` and
 // algorithm-confusion tokens (an RS256 public key used as an HS256 secret) are rejected before any
@@ -91,20 +92,30 @@ const verifierFor = (auth: AuthConfig): { verify: Verify; algorithms: string[]; 
  */
 export const createAuthenticator = (auth: AuthConfig, clock: Clock = systemClock): RequestHandler => {
   const { verify, algorithms, remoteKeys } = verifierFor(auth);
+  const verifiedTokens = createVerifiedTokens();
   return async (req, _res, next) => {
     const header = req.get('Authorization');
     if (header === undefined || !/^Bearer\b/i.test(header)) throw ProblemError.unauthorized();
     const token = bearer.exec(header)?.[1];
     if (!token) throw invalidToken('The bearer token is malformed.');
+    const now = clock.now();
+    const known = verifiedTokens.get(token, now.getTime());
+    if (known) {
+      attachPrincipal(req, known);
+      next();
+      return;
+    }
     const payload = await verify(token, {
       algorithms,
-      currentDate: clock.now(),
+      currentDate: now,
       ...(auth.issuer ? { issuer: auth.issuer } : {}),
       ...(auth.audience ? { audience: auth.audience } : {}),
     }).catch((error: unknown) => {
       throw rejection(error, remoteKeys);
     });
-    attachPrincipal(req, principalFrom(payload));
+    const principal = principalFrom(payload);
+    verifiedTokens.remember(token, principal, payload.exp, now.getTime());
+    attachPrincipal(req, principal);
     next();
   };
 };
