@@ -1,6 +1,6 @@
 import { type AllStreamStart, comparePositions, type GlobalPosition, type RecordedEvent } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import { saveCheckpoint, saveCheckpoints } from '@cropcover/read-store';
+import { notifyProgress, saveCheckpoint, saveCheckpoints } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 import type { Projection } from './projection';
 import { holdOffSwap } from './shadow-read-models';
@@ -34,7 +34,8 @@ const unappliedBy = (
  * Applies one batch of the log to several projections in one transaction, each only the events after its
  * own checkpoint, and moves every checkpoint the batch passes to its last event with the same commit: one
  * transaction per batch however many projections follow the log, and still never a row without its
- * checkpoint. Returns the names whose checkpoint moved (none for an empty batch).
+ * checkpoint. The same transaction announces the new checkpoints to other processes (notifyProgress).
+ * Returns the names whose checkpoint moved (none for an empty batch).
  */
 export const applyBatchToEach = async (
   db: Kysely<ReadModels>,
@@ -55,11 +56,9 @@ export const applyBatchToEach = async (
       const events = unappliedBy(checkpointOf(projection.name), batch);
       if (events.length > 0) await projection.apply(trx, events);
     }
-    await saveCheckpoints(
-      trx,
-      behind.map((projection) => projection.name),
-      last.position,
-    );
+    const names = behind.map((projection) => projection.name);
+    await saveCheckpoints(trx, names, last.position);
+    await notifyProgress(trx, names, last.position);
   });
   return behind.map((projection) => projection.name);
 };

@@ -6,16 +6,10 @@ import {
   type RecordedEvent,
 } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import {
-  encodeProgress,
-  PROJECTIONS_ADVANCED_CHANNEL,
-  type ProgressSource,
-  type ProjectionProgress,
-  readCheckpoint,
-} from '@cropcover/read-store';
+import { type ProgressSource, type ProjectionProgress, readCheckpoint } from '@cropcover/read-store';
 import { inSpan, type Logger, linkToCarrier } from '@cropcover/runtime';
 import { type Link, ROOT_CONTEXT } from '@opentelemetry/api';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { registerLagMetrics } from './lag-metrics';
 import type { Projection } from './projection';
@@ -63,7 +57,9 @@ export const startProjector = async ({
   const checkpointOf = (name: string): GlobalPosition | AllStreamStart => checkpoints.get(name) ?? 'start';
   const listeners = new Set<(progress: ProjectionProgress) => void>();
 
-  const announce = async (moved: readonly string[], position: GlobalPosition): Promise<void> => {
+  /** Tells this process's listeners (the all-in-one's HTTP workers, over IPC); other processes heard
+   *  the batch's own NOTIFY when it committed. */
+  const announce = (moved: readonly string[], position: GlobalPosition): void => {
     for (const name of moved)
       for (const listener of listeners) {
         try {
@@ -72,11 +68,6 @@ export const startProjector = async ({
           logger.error({ err: error, projection: name }, 'projection progress listener failed');
         }
       }
-    // Sent after the commit, not inside the transaction: a NOTIFY in a transaction serialises commits. A lost
-    // one only delays waiters in other processes until their next poll, so it must not fail the batch.
-    await sql`select pg_notify(${PROJECTIONS_ADVANCED_CHANNEL}, ${encodeProgress(moved, position)})`
-      .execute(db)
-      .catch((error: unknown) => logger.warn({ err: error, projections: moved }, 'progress notify failed'));
   };
 
   // One subscription for every projection, from the one furthest behind: each batch is read once and
@@ -102,7 +93,7 @@ export const startProjector = async ({
           const last = batch.at(-1);
           if (moved.length === 0 || !last) return;
           for (const name of moved) checkpoints.set(name, last.position);
-          await announce(moved, last.position);
+          announce(moved, last.position);
         },
         ROOT_CONTEXT,
       ),

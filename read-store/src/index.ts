@@ -6,6 +6,7 @@ export { migrateReadModels } from './migrations/migrate-read-models';
 export {
   decodeProgress,
   encodeProgress,
+  notifyProgress,
   PROJECTIONS_ADVANCED_CHANNEL,
   type ProgressSource,
   type ProjectionProgress,

@@ -1,5 +1,7 @@
 import type { GlobalPosition } from '@cropcover/eventstore';
+import { sql, type Transaction } from 'kysely';
 import { positionFromColumns } from './checkpoints';
+import type { ReadModels } from './read-models';
 
 /** PostgreSQL NOTIFY channel on which the projector announces each committed checkpoint, so processes
  *  waiting for their writes to become readable learn of it without polling. */
@@ -20,6 +22,17 @@ export interface ProgressSource {
 // every projection a batch moved, all to the same position: one NOTIFY per batch, not one per projection.
 export const encodeProgress = (names: readonly string[], position: GlobalPosition): string =>
   JSON.stringify({ names, commit: position.commit.toString(), prepare: position.prepare.toString() });
+
+/** Announces a batch's checkpoints from inside the transaction that moves them: PostgreSQL delivers the
+ *  notification on commit and only then, so no waiter hears of rows it cannot read yet, none is missed by a
+ *  crash between commit and notify, and the batch costs no transaction of its own for it. */
+export const notifyProgress = async (
+  trx: Transaction<ReadModels>,
+  names: readonly string[],
+  position: GlobalPosition,
+): Promise<void> => {
+  await sql`select pg_notify(${PROJECTIONS_ADVANCED_CHANNEL}, ${encodeProgress(names, position)})`.execute(trx);
+};
 
 const DECIMAL = /^\d{1,20}$/;
 

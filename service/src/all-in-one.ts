@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
+import { comparePositions, type GlobalPosition } from '@cropcover/eventstore';
 import { decodeProgress, encodeProgress, type ProgressSource } from '@cropcover/read-store';
 import {
   aggregateMetrics,
@@ -108,12 +109,22 @@ const runPrimary = async (config: Config, logger: Logger): Promise<void> => {
     serveOps: false,
   });
   backgroundStarted();
-  background.projector?.onAdvanced((progress) => {
-    const message: ToWorker = {
-      kind: 'cropcover.progress',
-      payload: encodeProgress([progress.name], progress.position),
-    };
+  // A batch announces every projection it moved, one call each, all in one go: the workers get one
+  // message per batch naming them all, not one per projection (IPC writes were 8 % of this process's CPU).
+  let unsent: { names: string[]; position: GlobalPosition } | undefined;
+  const sendUnsent = (): void => {
+    if (!unsent) return;
+    const message: ToWorker = { kind: 'cropcover.progress', payload: encodeProgress(unsent.names, unsent.position) };
+    unsent = undefined;
     for (const worker of workers()) if (worker.isConnected()) worker.send(message);
+  };
+  background.projector?.onAdvanced(({ name, position }) => {
+    if (unsent && comparePositions(unsent.position, position) !== 0) sendUnsent();
+    if (unsent) unsent.names.push(name);
+    else {
+      unsent = { names: [name], position };
+      queueMicrotask(sendUnsent);
+    }
   });
 
   stopOnSignals(logger, async () => {

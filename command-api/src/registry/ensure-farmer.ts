@@ -1,4 +1,4 @@
-import { type CommandContext, handleCommand, loadAggregate } from '@cropcover/application';
+import { type CommandContext, loadAggregate } from '@cropcover/application';
 import {
   farmerAggregate,
   farmerIdForSubject,
@@ -7,7 +7,7 @@ import {
   registerFarmer,
 } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
-import { claimShareableId } from './claim-shareable-id';
+import { registerWithShareableId } from './register-with-shareable-id';
 import { registeredFarmer } from './registered';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -20,35 +20,33 @@ export const ensureFarmer = async (eventStore: EventStore, context: CommandConte
   const existing = await loadAggregate(eventStore, stream, farmerAggregate);
   if (existing.status === 'registered') return existing;
 
-  const platformFarmerId = await claimShareableId(eventStore, 'PF', stream, context);
   const { givenName, familyName, phoneNumber } = context.principal;
-  const outcome = await handleCommand(
+  // Another request of the same user may make the profile meanwhile: then that one is kept.
+  const outcome = await registerWithShareableId(
     eventStore,
+    'PF',
     stream,
     farmerAggregate,
-    // Another request of the same user may have made the profile meanwhile: then keep that one.
-    (state) =>
-      state.status === 'registered'
-        ? []
-        : registerFarmer(
-            {
-              farmerId,
-              subject: context.principal.sub,
-              platformFarmerId,
-              profile: {
-                first_name: givenName?.trim() ?? '',
-                last_name: familyName?.trim() ?? '',
-                phone_number: phoneNumber !== undefined && E164.test(phoneNumber) ? phoneNumber : null,
-                language: null,
-                upload_channel: null,
-                whatsapp_number: null,
-                data_consent_given: false,
-              },
-              source: 'token_claims',
-              now: context.now,
-            },
-            state,
-          ),
+    (platformFarmerId) =>
+      registerFarmer(
+        {
+          farmerId,
+          subject: context.principal.sub,
+          platformFarmerId,
+          profile: {
+            first_name: givenName?.trim() ?? '',
+            last_name: familyName?.trim() ?? '',
+            phone_number: phoneNumber !== undefined && E164.test(phoneNumber) ? phoneNumber : null,
+            language: null,
+            upload_channel: null,
+            whatsapp_number: null,
+            data_consent_given: false,
+          },
+          source: 'token_claims',
+          now: context.now,
+        },
+        existing,
+      ),
     context,
   );
   return registeredFarmer(outcome.state);

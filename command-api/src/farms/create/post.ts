@@ -1,4 +1,4 @@
-import { type CommandContext, handleCommand, loadStream } from '@cropcover/application';
+import { type CommandContext, loadStream } from '@cropcover/application';
 import { type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
 import { farmAggregate, farmStream, initialFarm, type RegisteredFarmer, registerFarm } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
@@ -7,9 +7,9 @@ import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
-import { claimShareableId } from '../../registry/claim-shareable-id';
 import { ensureFarmer } from '../../registry/ensure-farmer';
 import { farmResponse } from '../../registry/farm-response';
+import { registerWithShareableId } from '../../registry/register-with-shareable-id';
 import { registeredFarm } from '../../registry/registered';
 
 const attributesOf = (body: FarmCreateRequest): FarmAttributes => ({
@@ -49,20 +49,20 @@ export const createFarm =
     res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response)).json(response);
   };
 
-const registerNewFarm = async (
+const registerNewFarm = (
   deps: CommandApiDeps,
   context: CommandContext,
   stream: string,
   farmId: string,
   owner: RegisteredFarmer,
   body: FarmCreateRequest,
-) => {
-  const platformFarmId = await claimShareableId(deps.eventStore, 'PM', stream, context);
-  return handleCommand(
+) =>
+  registerWithShareableId(
     deps.eventStore,
+    'PM',
     stream,
     farmAggregate,
-    (state) =>
+    (platformFarmId) =>
       registerFarm(
         {
           farmId,
@@ -72,9 +72,7 @@ const registerNewFarm = async (
           attributes: attributesOf(body),
           now: context.now,
         },
-        state,
+        initialFarm,
       ),
     context,
-    { state: initialFarm, expected: 'no_stream', position: undefined },
   );
-};

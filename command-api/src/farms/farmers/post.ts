@@ -1,4 +1,4 @@
-import { handleCommand, loadAggregate } from '@cropcover/application';
+import { loadAggregate } from '@cropcover/application';
 import { FarmerCreateRequest } from '@cropcover/contracts';
 import { DomainError, farmerAggregate, farmerIdForSubject, farmerStream, registerFarmer } from '@cropcover/domain';
 import { parseBody } from '@cropcover/runtime';
@@ -6,9 +6,12 @@ import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { awaitReadModels } from '../../read-your-writes';
-import { claimShareableId } from '../../registry/claim-shareable-id';
 import { farmerResponse } from '../../registry/farmer-response';
+import { registerWithShareableId } from '../../registry/register-with-shareable-id';
 import { registeredFarmer } from '../../registry/registered';
+
+const profileExists = () =>
+  new DomainError('conflict', 'farmer_profile_exists', 'this user already has a farmer profile');
 
 /** POST /farms/farmers — the caller's own farmer profile, 201; a second one is 409. */
 export const createFarmerProfile =
@@ -18,16 +21,14 @@ export const createFarmerProfile =
     const context = commandContextOf(req, deps.clock.now());
     const farmerId = farmerIdForSubject(context.principal.sub);
     const stream = farmerStream(farmerId);
-    // Refuse before claiming a shareable id, so a repeated POST does not burn codes.
-    if ((await loadAggregate(deps.eventStore, stream, farmerAggregate)).status === 'registered') {
-      throw new DomainError('conflict', 'farmer_profile_exists', 'this user already has a farmer profile');
-    }
-    const platformFarmerId = await claimShareableId(deps.eventStore, 'PF', stream, context);
-    const outcome = await handleCommand(
+    const existing = await loadAggregate(deps.eventStore, stream, farmerAggregate);
+    if (existing.status === 'registered') throw profileExists();
+    const outcome = await registerWithShareableId(
       deps.eventStore,
+      'PF',
       stream,
       farmerAggregate,
-      (state) =>
+      (platformFarmerId) =>
         registerFarmer(
           {
             farmerId,
@@ -45,10 +46,12 @@ export const createFarmerProfile =
             source: 'profile',
             now: context.now,
           },
-          state,
+          existing,
         ),
       context,
     );
+    // Another request of the same user made the profile between the read and the append.
+    if (!outcome.appended) throw profileExists();
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
     res
       .status(201)
