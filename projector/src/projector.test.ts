@@ -202,4 +202,26 @@ describe('projector lag metrics', () => {
     await projector.stop();
     expect(registry.getSingleMetric(LAG_EVENTS_METRIC)).toBeUndefined();
   });
+
+  it('with gatherMs, applies what was appended during the pause after a batch in one transaction', async () => {
+    const batches: number[] = [];
+    const counting: Projection = {
+      name: 'batch-counter',
+      tables: [],
+      apply: async (_trx, events) => {
+        batches.push(events.length);
+      },
+    };
+    const projector = await startProjector({ ...t, projections: [counting], gatherMs: 500 });
+    const appendFarmer = (id: string) =>
+      t.eventStore.append(farmerStream(id), [farmerRegistered(id, '2026-03-01T10:00:00.000Z')], 'no_stream');
+    await caughtUp(projector, ['batch-counter'], (await appendFarmer('gather-0')).position);
+    const before = batches.length;
+    // Appended one after another, each committed before the next, well inside the pause.
+    let last: GlobalPosition | undefined;
+    for (let index = 1; index <= 5; index += 1) last = (await appendFarmer(`gather-${index}`)).position;
+    await caughtUp(projector, ['batch-counter'], last!);
+    await projector.stop();
+    expect(batches.slice(before)).toEqual([5]);
+  });
 });

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import {
   type AllStreamStart,
   comparePositions,
@@ -24,6 +25,10 @@ export interface ProjectorOptions {
   readonly metricsRegistry?: Registry;
   /** Most events applied in one transaction. */
   readonly batchSize?: number;
+  /** After a batch that was not full, wait this long before reading the next, so what is appended meanwhile
+   *  is applied in one transaction instead of one each: for followers no request waits on (the webhook
+   *  recorder), whose cost then stays bounded by time, not by the rate of appends. Default 0. */
+  readonly gatherMs?: number;
 }
 
 export interface Projector extends ProgressSource {
@@ -48,6 +53,7 @@ export const startProjector = async ({
   logger,
   metricsRegistry,
   batchSize = DEFAULT_BATCH_SIZE,
+  gatherMs = 0,
 }: ProjectorOptions): Promise<Projector> => {
   const names = projections.map((projection) => projection.name);
   if (new Set(names).size !== names.length) throw new Error(`projection names must be unique: ${names.join(', ')}`);
@@ -91,9 +97,11 @@ export const startProjector = async ({
         async () => {
           const moved = await applyBatchToEach(db, projections, checkpointOf, batch);
           const last = batch.at(-1);
-          if (moved.length === 0 || !last) return;
-          for (const name of moved) checkpoints.set(name, last.position);
-          announce(moved, last.position);
+          if (moved.length > 0 && last) {
+            for (const name of moved) checkpoints.set(name, last.position);
+            announce(moved, last.position);
+          }
+          if (gatherMs > 0 && batch.length < batchSize) await setTimeout(gatherMs);
         },
         ROOT_CONTEXT,
       ),
