@@ -20,6 +20,11 @@ export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type DailyRound, type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
 export { loadPricingHistory } from './policies/pricing-history';
+export {
+  DEFAULT_MAX_CACHED_READINGS,
+  type ReadingHistoryCache,
+  readingHistoryCache,
+} from './readings/cached-reading-history';
 export { readingHistoryFrom } from './readings/reading-history';
 export { sharedReadingHistory } from './readings/shared-reading-history';
 export { newWebhookSecret, storeWebhookSecret, webhookSigningKey } from './webhooks/webhook-secret';

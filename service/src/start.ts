@@ -1,3 +1,4 @@
+import { readingHistoryCache } from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument, buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -145,6 +146,7 @@ export const startService = async (
           clock: systemClock,
           readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
           db,
+          pricingReadings: readingHistoryCache(db).read,
           environment: config.appEnv,
           webhookAllowInsecure: config.webhookAllowInsecure,
           indexSourceDefaults: config.indexSourceDefaults,

@@ -21,6 +21,6 @@ export const quoteRoute =
       choice: request.data_sources,
       defaults: deps.indexSourceDefaults,
     });
-    const history = await loadPricingHistory(deps.db, dataSources);
+    const history = await loadPricingHistory(deps.pricingReadings, dataSources);
     res.json(quoteCover({ request, farm, today: utcDate(deps.clock.now()), dataSources, history }));
   };
