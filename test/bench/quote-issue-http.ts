@@ -7,9 +7,12 @@ import { PERILS } from './thirty-seasons';
 
 // Issue 12's quote and issue rows against the all-in-one service started as the README does (`npm start`):
 // - the quote of a four-peril cover priced by burning cost over 30 seasons of daily readings, rainfall
-//   from a grid source and NDVI and wind from the insurer's field source, one request at a time (p50/p99);
+//   from a grid source and NDVI and wind from the insurer's field source, one request at a time (p50/p99):
+//   the same cover again, and a cover not quoted before each time (its sum insured moves on), whose
+//   pricing runs on every request;
 // - the issue of the same four perils at the base rate (a field without readings) with read-your-writes,
-//   at BENCH_CONNECTIONS (16, as the farm-create bench) connections (requests/s).
+//   at BENCH_CONNECTIONS (16, as the farm-create bench) connections: requests/s, and the CPU each costs
+//   the service's processes (process_cpu_seconds_total on /metrics).
 // BENCH_BEFORE_CHECKOUT=<another checkout, installed> runs that code's service beside this one, on its own
 // database, and the timed runs alternate between them so the machine's load weighs on both alike.
 // BENCH_SERVICE_NODE_OPTIONS is handed to the services' processes as NODE_OPTIONS (e.g. `--cpu-prof
@@ -26,9 +29,17 @@ const { farmer, insurer, provider } = await benchCallers();
 
 interface Subject {
   readonly label: string;
+  readonly service: RunningService;
   readonly quote: autocannon.Options;
+  readonly quoteNewCover: autocannon.Options;
   readonly issueBaseRate: autocannon.Options;
 }
+
+/** CPU seconds the service's processes have used (the first process sums its workers' on /metrics). */
+const cpuSecondsOf = async (service: RunningService): Promise<number> => {
+  const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  return Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+};
 
 const prepare = async (label: string, service: RunningService): Promise<Subject> => {
   const { farm_id } = await postTo(service, '/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
@@ -55,9 +66,24 @@ const prepare = async (label: string, service: RunningService): Promise<Subject>
     headers: insurer,
     body: JSON.stringify(body),
   });
+  let sumInsured = 100_000;
   return {
     label,
+    service,
     quote: { ...request('/insurance/quote', cover), connections: 1 },
+    // A cover not quoted before on every request (its sum insured moves on): the pricing runs each time.
+    quoteNewCover: {
+      url: service.baseUrl,
+      connections: 1,
+      requests: [
+        {
+          method: 'POST',
+          path: '/insurance/quote',
+          headers: insurer,
+          setupRequest: (next) => ({ ...next, body: JSON.stringify({ ...cover, sum_insured: ++sumInsured }) }),
+        },
+      ],
+    },
     issueBaseRate: { ...request('/insurance/policies', baseRate), connections: CONNECTIONS },
   };
 };
@@ -86,33 +112,43 @@ try {
     await run({ ...subject.issueBaseRate, duration: 3 });
   }
   const loadBefore = loadavg().map((load) => load.toFixed(2));
+  const scenarios = [
+    ['quote, the same cover again: p50 / p99 ms', (subject: Subject) => subject.quote],
+    ['quote, a new cover each time: p50 / p99 ms', (subject: Subject) => subject.quoteNewCover],
+    [`issue at the base rate, ${CONNECTIONS} connections: req/s (p99 ms)`, (subject: Subject) => subject.issueBaseRate],
+  ] as const;
+  const figureOf = (scenario: number, result: autocannon.Result): number =>
+    scenario === 2 ? result.requests.average : result.latency.p50;
   const rows: string[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const quotes: autocannon.Result[] = [];
-    for (const subject of subjects) quotes.push(await run(subject.quote));
-    const issues: autocannon.Result[] = [];
-    for (const subject of subjects) issues.push(await run(subject.issueBaseRate));
-    subjects.forEach((subject, at) => {
-      const [quote, issue] = [quotes[at]!, issues[at]!];
-      rows.push(
-        `| ${round} | ${subject.label} | ${quote.latency.p50} | ${quote.latency.p99} | ${issue.requests.average} | ${issue.latency.p99} | ${quote.non2xx + issue.non2xx + quote.errors + issue.errors} |`,
+    for (const [at, [label, pick]] of scenarios.entries()) {
+      const results: autocannon.Result[] = [];
+      const cpuMsPerRequest: number[] = [];
+      for (const subject of subjects) {
+        const cpuBefore = await cpuSecondsOf(subject.service);
+        const result = await run(pick(subject));
+        cpuMsPerRequest.push((((await cpuSecondsOf(subject.service)) - cpuBefore) * 1000) / result.requests.total);
+        results.push(result);
+      }
+      const cells = results.map((result, subject) =>
+        at === 2
+          ? `${result.requests.average} (${result.latency.p99}), ${cpuMsPerRequest[subject]!.toFixed(2)} ms CPU each`
+          : `${result.latency.p50} / ${result.latency.p99}`,
       );
-    });
-    if (subjects.length === 2) {
-      rows.push(
-        `| ${round} | now / before | ${(quotes[1]!.latency.p50 / quotes[0]!.latency.p50).toFixed(2)} | ${(quotes[1]!.latency.p99 / quotes[0]!.latency.p99).toFixed(2)} | ${(issues[1]!.requests.average / issues[0]!.requests.average).toFixed(2)} | ${(issues[1]!.latency.p99 / issues[0]!.latency.p99).toFixed(2)} | |`,
-      );
+      const ratio = results.length === 2 ? (figureOf(at, results[1]!) / figureOf(at, results[0]!)).toFixed(2) : '';
+      const failures = results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0);
+      rows.push(`| ${round} | ${label} | ${cells.join(' | ')} | ${ratio} | ${failures} |`);
     }
   }
   const loadAfter = loadavg().map((load) => load.toFixed(2));
   console.log(
     `Load average (1, 5, 15 min) before the timed runs: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}`,
   );
+  console.log(`${SECONDS} s per timed run. Goals: quote p99 < 15 ms, issue ≥ 800/s.`);
   console.log(
-    `${SECONDS} s per timed run; quote one request at a time, issue at ${CONNECTIONS} connections (goals: quote p99 < 15 ms, issue ≥ 800/s).`,
+    `| round | scenario | ${subjects.map((subject) => subject.label).join(' | ')} | ratio now / before (p50 or req/s) | non-2xx + errors |`,
   );
-  console.log('| round | service | quote p50 ms | quote p99 ms | issue req/s | issue p99 ms | non-2xx + errors |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`|---|---|${subjects.map(() => '---|').join('')}---|---|`);
   for (const row of rows) console.log(row);
 } finally {
   for (const service of services) await service.stop();

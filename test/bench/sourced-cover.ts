@@ -13,6 +13,10 @@ const headersFor = async (caller: Caller): Promise<Headers> => ({
   'content-type': 'application/json',
 });
 
+// Drawn once: the generator goes on from where it stopped, so a second draw would be other weather, and
+// services compared in one run must price the same history.
+const history = thirtySeasons();
+
 /** The farmer, the insurer and the insurer's own data provider the benchmarks act as. */
 export const benchCallers = async () => ({
   farmer: await headersFor({ sub: 'bench-farmer', givenName: 'Bench', familyName: 'Mark' }),
@@ -36,7 +40,6 @@ export const seedThirtySeasons = async (
   fieldId: string,
   bySource: boolean,
 ): Promise<{ readonly cover: Record<string, unknown>; readonly readings: number }> => {
-  const history = thirtySeasons();
   let cover: Record<string, unknown> = {
     farm_id: farmId,
     field_id: fieldId,

@@ -1,5 +1,12 @@
-import type { PerilDataSource } from '@cropcover/contracts';
-import { dateOfDay, dayNumber, type IndexObservation, type ReadReadingHistory } from '@cropcover/domain';
+import type { PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
+import {
+  dateOfDay,
+  dayNumber,
+  type IndexObservation,
+  type ReadingHistory,
+  type ReadingHistoryQuery,
+  type ReadReadingHistory,
+} from '@cropcover/domain';
 import { loadReadingVersions, loadSeriesColumns, type ReadModels, type SeriesColumns } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 
@@ -7,9 +14,20 @@ import type { Kysely } from 'kysely';
  *  of three daily series. */
 export const DEFAULT_MAX_CACHED_READINGS = 2_000_000;
 
+/** The readings versions of the locations some sources read, at one moment. */
+export interface ReadingVersions {
+  /** Equal for two moments only when none of those locations' readings changed between them. */
+  readonly key: string;
+  readonly byLocation: ReadonlyMap<string, bigint>;
+}
+
 export interface ReadingHistoryCache {
   /** Each peril's readings, from the cache while its location's readings version is unchanged. */
   readonly read: ReadReadingHistory;
+  /** The versions now (one query), for a caller that keeps what it derives from the readings. */
+  readonly versionsOf: (sources: PolicyDataSources) => Promise<ReadingVersions>;
+  /** The readings as of those versions or later: what `read` does after reading the versions. */
+  readonly readAt: (query: ReadingHistoryQuery, versions: ReadingVersions) => Promise<ReadingHistory>;
   /** Readings held now; never more than the bound it was made with. */
   readonly cachedReadings: () => number;
 }
@@ -117,21 +135,26 @@ export const readingHistoryCache = (
     return list;
   };
 
-  const read: ReadReadingHistory = async ({ sources, from, to }) => {
-    const perils = Object.entries(sources) as [string, PerilDataSource][];
-    const versions = await loadReadingVersions(
+  const versionsOf = async (sources: PolicyDataSources): Promise<ReadingVersions> => {
+    const locations = [...new Map(Object.values(sources).map((data) => [locationKey(data), data])).values()];
+    const byLocation = await loadReadingVersions(
       db,
-      [...new Map(perils.map(([, data]) => [locationKey(data), data])).values()].map((data) => ({
-        sourceId: data.source_id,
-        location: data.location,
-      })),
+      locations.map((data) => ({ sourceId: data.source_id, location: data.location })),
     );
+    const key = JSON.stringify(
+      locations.map((data) => [locationKey(data), String(byLocation.get(locationKey(data)) ?? 'none')]).sort(),
+    );
+    return { key, byLocation };
+  };
+
+  const readAt = async ({ sources, from, to }: ReadingHistoryQuery, versions: ReadingVersions) => {
+    const perils = Object.entries(sources) as [string, PerilDataSource][];
     // Perils reading the same series share one list, as the pricing expects (it cuts a list once).
     const lists = new Map<string, Promise<readonly IndexObservation[]>>();
     for (const [, data] of perils) {
       const key = seriesKey(data);
       if (lists.has(key)) continue;
-      const version = versions.get(locationKey(data));
+      const version = versions.byLocation.get(locationKey(data));
       lists.set(
         key,
         version === undefined
@@ -143,5 +166,7 @@ export const readingHistoryCache = (
     return Object.fromEntries(perils.map(([peril, data]) => [peril, loaded.get(seriesKey(data))!]));
   };
 
-  return { read, cachedReadings: () => heldReadings };
+  const read: ReadReadingHistory = async (query) => readAt(query, await versionsOf(query.sources));
+
+  return { read, versionsOf, readAt, cachedReadings: () => heldReadings };
 };
