@@ -3,13 +3,13 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import autocannon from 'autocannon';
 import { type RunningService, startService } from '../src/support/service-process';
 import { benchCallers, postTo, seedThirtySeasons } from './sourced-cover';
-import { PERILS } from './thirty-seasons';
+import { DAY_MS, dateOf, PERILS, termStartMs } from './thirty-seasons';
 
 // Issue 12's quote and issue rows against the all-in-one service started as the README does (`npm start`):
 // - the quote of a four-peril cover priced by burning cost over 30 seasons of daily readings, rainfall
 //   from a grid source and NDVI and wind from the insurer's field source, one request at a time (p50/p99):
-//   the same cover again, and a cover not quoted before each time (its sum insured moves on), whose
-//   pricing runs on every request;
+//   the same cover again; another sum insured each time (the rates may be reused, the premium is worked
+//   out); another term each time, priced from scratch;
 // - the issue of the same four perils at the base rate (a field without readings) with read-your-writes,
 //   at BENCH_CONNECTIONS (16, as the farm-create bench) connections: requests/s, and the CPU each costs
 //   the service's processes (process_cpu_seconds_total on /metrics).
@@ -31,7 +31,8 @@ interface Subject {
   readonly label: string;
   readonly service: RunningService;
   readonly quote: autocannon.Options;
-  readonly quoteNewCover: autocannon.Options;
+  readonly quoteNewSum: autocannon.Options;
+  readonly quoteNewTerm: autocannon.Options;
   readonly issueBaseRate: autocannon.Options;
 }
 
@@ -67,23 +68,34 @@ const prepare = async (label: string, service: RunningService): Promise<Subject>
     body: JSON.stringify(body),
   });
   let sumInsured = 100_000;
+  let termShift = 0;
+  const quoteEach = (body: () => unknown): autocannon.Options => ({
+    url: service.baseUrl,
+    connections: 1,
+    requests: [
+      {
+        method: 'POST',
+        path: '/insurance/quote',
+        headers: insurer,
+        setupRequest: (next) => ({ ...next, body: JSON.stringify(body()) }),
+      },
+    ],
+  });
   return {
     label,
     service,
     quote: { ...request('/insurance/quote', cover), connections: 1 },
-    // A cover not quoted before on every request (its sum insured moves on): the pricing runs each time.
-    quoteNewCover: {
-      url: service.baseUrl,
-      connections: 1,
-      requests: [
-        {
-          method: 'POST',
-          path: '/insurance/quote',
-          headers: insurer,
-          setupRequest: (next) => ({ ...next, body: JSON.stringify({ ...cover, sum_insured: ++sumInsured }) }),
-        },
-      ],
-    },
+    // A cover not quoted before on every request: another sum insured (the rates may be reused), or
+    // another term (starting a day later each time, up to 300 days on), which is priced from scratch.
+    quoteNewSum: quoteEach(() => ({ ...cover, sum_insured: ++sumInsured })),
+    quoteNewTerm: quoteEach(() => {
+      const start = DAY_MS * (++termShift % 300);
+      return {
+        ...cover,
+        term_start: dateOf(termStartMs + start),
+        term_end: dateOf(termStartMs + start + 364 * DAY_MS),
+      };
+    }),
     issueBaseRate: { ...request('/insurance/policies', baseRate), connections: CONNECTIONS },
   };
 };
@@ -114,11 +126,13 @@ try {
   const loadBefore = loadavg().map((load) => load.toFixed(2));
   const scenarios = [
     ['quote, the same cover again: p50 / p99 ms', (subject: Subject) => subject.quote],
-    ['quote, a new cover each time: p50 / p99 ms', (subject: Subject) => subject.quoteNewCover],
+    ['quote, another sum insured each time: p50 / p99 ms', (subject: Subject) => subject.quoteNewSum],
+    ['quote, another term each time: p50 / p99 ms', (subject: Subject) => subject.quoteNewTerm],
     [`issue at the base rate, ${CONNECTIONS} connections: req/s (p99 ms)`, (subject: Subject) => subject.issueBaseRate],
   ] as const;
+  const ISSUE = scenarios.length - 1;
   const figureOf = (scenario: number, result: autocannon.Result): number =>
-    scenario === 2 ? result.requests.average : result.latency.p50;
+    scenario === ISSUE ? result.requests.average : result.latency.p50;
   const rows: string[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const [at, [label, pick]] of scenarios.entries()) {
@@ -131,7 +145,7 @@ try {
         results.push(result);
       }
       const cells = results.map((result, subject) =>
-        at === 2
+        at === ISSUE
           ? `${result.requests.average} (${result.latency.p99}), ${cpuMsPerRequest[subject]!.toFixed(2)} ms CPU each`
           : `${result.latency.p50} / ${result.latency.p99}`,
       );
