@@ -86,15 +86,14 @@ const prepare = async (label: string, service: RunningService): Promise<Subject>
     service,
     quote: { ...request('/insurance/quote', cover), connections: 1 },
     // A cover not quoted before on every request: another sum insured (the rates may be reused), or
-    // another term (starting a day later each time, up to 300 days on), which is priced from scratch.
+    // another term, priced from scratch: starting 0–299 days on, lasting 31–365 days, no pair twice
+    // in 100,000 requests (a term seen again would be answered from the kept quotes).
     quoteNewSum: quoteEach(() => ({ ...cover, sum_insured: ++sumInsured })),
     quoteNewTerm: quoteEach(() => {
-      const start = DAY_MS * (++termShift % 300);
-      return {
-        ...cover,
-        term_start: dateOf(termStartMs + start),
-        term_end: dateOf(termStartMs + start + 364 * DAY_MS),
-      };
+      termShift += 1;
+      const start = termStartMs + DAY_MS * (termShift % 300);
+      const days = 30 + (Math.floor(termShift / 300) % 335);
+      return { ...cover, term_start: dateOf(start), term_end: dateOf(start + days * DAY_MS) };
     }),
     issueBaseRate: { ...request('/insurance/policies', baseRate), connections: CONNECTIONS },
   };
