@@ -19,7 +19,14 @@ export { sourceReadingsOf } from './index-readings/source-readings';
 export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type DailyRound, type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
+export { DEFAULT_MAX_PRICED_QUOTES, pricedQuotes, type QuoteInputs } from './policies/priced-quotes';
 export { loadPricingHistory } from './policies/pricing-history';
+export {
+  DEFAULT_MAX_CACHED_READINGS,
+  type ReadingHistoryCache,
+  type ReadingVersions,
+  readingHistoryCache,
+} from './readings/cached-reading-history';
 export { readingHistoryFrom } from './readings/reading-history';
 export { sharedReadingHistory } from './readings/shared-reading-history';
 export { newWebhookSecret, storeWebhookSecret, webhookSigningKey } from './webhooks/webhook-secret';

@@ -1,5 +1,6 @@
-import type { PolicyEnvironment } from '@cropcover/contracts';
-import type { IndexSourceDefaults } from '@cropcover/domain';
+import type { QuoteInputs } from '@cropcover/application';
+import type { PolicyEnvironment, Quote } from '@cropcover/contracts';
+import type { IndexSourceDefaults, ReadReadingHistory } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
@@ -12,6 +13,11 @@ export interface CommandApiDeps {
   readonly readYourWrites: ReadYourWrites;
   /** Read models the commands consult: index readings for pricing and evaluation, payouts to settle. */
   readonly db: Kysely<ReadModels>;
+  /** The readings quote and issue price from: the process's reading-history cache, checked against the
+   *  readings' versions on every read. */
+  readonly pricingReadings: ReadReadingHistory;
+  /** Prices a quote, or answers the one priced from the very same inputs (`pricedQuotes`). */
+  readonly priceQuote: (inputs: QuoteInputs) => Promise<Quote>;
   /** The server's APP_ENV, recorded on every policy it issues. */
   readonly environment: PolicyEnvironment;
   /** WEBHOOK_ALLOW_INSECURE: webhook URLs may be http and private hosts (local development, tests). */

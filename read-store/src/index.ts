@@ -12,6 +12,12 @@ export {
   type ProjectionProgress,
 } from './progress-channel';
 export { loadReadingHistory } from './queries/reading-history';
+export {
+  loadReadingVersions,
+  loadSeriesColumns,
+  type SeriesColumns,
+  type SeriesKey,
+} from './queries/series-columns';
 export { loadSeriesReadings, type SeriesQuery } from './queries/series-readings';
 export type * from './read-models';
 export {

@@ -1,3 +1,4 @@
+import { pricedQuotes, readingHistoryCache } from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument, buildOpenApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -139,12 +140,15 @@ export const startService = async (
         }),
       );
     if (runs('command-api')) {
+      const readings = readingHistoryCache(db);
       app.use(
         createCommandRouter({
           eventStore,
           clock: systemClock,
           readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
           db,
+          pricingReadings: readings.read,
+          priceQuote: pricedQuotes(readings),
           environment: config.appEnv,
           webhookAllowInsecure: config.webhookAllowInsecure,
           indexSourceDefaults: config.indexSourceDefaults,

@@ -1,9 +1,9 @@
 import { loadavg } from 'node:os';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import autocannon from 'autocannon';
-import { tokenFor } from '../src/support/api-client';
 import { type RunningService, startService } from '../src/support/service-process';
-import { PERILS, READINGS_PER_REQUEST, term, thirtySeasons } from './thirty-seasons';
+import { benchCallers, postTo, seedThirtySeasons } from './sourced-cover';
+import { PERILS } from './thirty-seasons';
 
 // Quote and live evaluation latency with index sources and completeness (issue 9), beside the code from
 // before that issue, in the same run: both services run at once on the same machine and PostgreSQL, and
@@ -21,20 +21,7 @@ if (!before) throw new Error('set BEFORE_CHECKOUT to a checkout of the commit be
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-const headersFor = async (caller: Parameters<typeof tokenFor>[0]) => ({
-  authorization: `Bearer ${await tokenFor(caller)}`,
-  'content-type': 'application/json',
-});
-const farmer = await headersFor({ sub: 'bench-farmer', givenName: 'Bench', familyName: 'Mark' });
-const insurer = await headersFor({ sub: 'bench-underwriter', org: 'org-bench', roles: ['insurer'] });
-const provider = await headersFor({ sub: 'bench-feed', org: 'org-bench', roles: ['data_provider'] });
-
-const post = async (service: RunningService, path: string, headers: Record<string, string>, body: unknown) => {
-  const response = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, any>;
-};
+const { farmer, insurer, provider } = await benchCallers();
 
 interface Subject {
   readonly label: string;
@@ -45,48 +32,18 @@ interface Subject {
 
 /** A farm and field with 30 seasons of history, read the way the checkout reads it, and policies on it. */
 const prepare = async (label: string, service: RunningService, bySource: boolean): Promise<Subject> => {
-  const { farm_id } = await post(service, '/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
+  const { farm_id } = await postTo(service, '/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
   const field = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, field_id: 'north' };
-  const { field_id } = await post(service, `/farms/${farm_id}/fields`, farmer, field);
-  const history = thirtySeasons();
-  let cover: Record<string, unknown> = {
-    farm_id,
-    field_id,
-    perils: PERILS,
-    sum_insured: 100_000,
-    currency: 'KES',
-    ...term,
-  };
-  let readings: object[];
-  if (bySource) {
-    const grid = await post(service, '/insurance/index-sources', provider, {
-      kind: 'grid',
-      name: 'Rainfall grid',
-      index: 'rainfall_mm',
-      resolution_deg: 0.05,
-    });
-    readings = history.map(({ index, date, value }) =>
-      index === 'rainfall_mm'
-        ? { source_id: grid.source_id, location: '-1.275,36.825', date, value }
-        : { farm_id, field_id, index, date, value },
-    );
-    cover = { ...cover, data_sources: { drought: grid.source_id, flood: grid.source_id } };
-  } else {
-    readings = history.map((reading) => ({ farm_id, field_id, ...reading }));
-  }
-  for (let at = 0; at < readings.length; at += READINGS_PER_REQUEST) {
-    await post(service, '/insurance/index-readings', provider, {
-      readings: readings.slice(at, at + READINGS_PER_REQUEST),
-    });
-  }
-  const quoted = await post(service, '/insurance/quote', insurer, cover);
+  const { field_id } = await postTo(service, `/farms/${farm_id}/fields`, farmer, field);
+  const { cover, readings } = await seedThirtySeasons(service, provider, farm_id, field_id, bySource);
+  const quoted = await postTo(service, '/insurance/quote', insurer, cover);
   const policyIds: string[] = [];
   for (let policy = 0; policy < 20; policy += 1) {
-    policyIds.push((await post(service, '/insurance/policies', insurer, cover)).policy_id);
+    policyIds.push((await postTo(service, '/insurance/policies', insurer, cover)).policy_id);
   }
-  const evaluated = await post(service, `/insurance/policies/${policyIds[0]}/evaluate`, insurer, {});
+  const evaluated = await postTo(service, `/insurance/policies/${policyIds[0]}/evaluate`, insurer, {});
   console.log(
-    `${label}: ${readings.length} readings; quote rate ${quoted.rate}, methods ${PERILS.map((peril) => `${quoted.breakdown[peril].method}/${quoted.breakdown[peril].seasons_used}`).join(' ')}; ` +
+    `${label}: ${readings} readings; quote rate ${quoted.rate}, methods ${PERILS.map((peril) => `${quoted.breakdown[peril].method}/${quoted.breakdown[peril].seasons_used}`).join(' ')}; ` +
       `evaluation ${evaluated.triggers_evaluated} of ${evaluated.triggers_total} perils evaluated`,
   );
   let next = 0;

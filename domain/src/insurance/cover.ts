@@ -5,7 +5,7 @@ import { addDays, shiftYearsBack } from './calendar-date';
 import { type CoverTerm, termDays } from './cover-term';
 import { refuseKnownLoss } from './known-loss';
 import { toMinorUnits } from './money';
-import { type Pricing, priceQuote } from './pricing';
+import { type Pricing, type PricingRequest, priceQuote, type RateCover, rateCover } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog, triggerTermsFor } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
 
@@ -24,6 +24,8 @@ export interface CoverRequest {
   readonly term: CoverTerm;
   readonly today: string;
   readonly history: ReadingHistory;
+  /** Rates the cover; `rateCover` when absent. */
+  readonly rateCover?: RateCover;
 }
 
 export interface PricedCover {
@@ -56,6 +58,9 @@ const checkTerm = (term: CoverTerm, today: string): void => {
     );
   }
 };
+
+const priceRated = (request: PricingRequest, catalog: ProductCatalog, rate: RateCover): Pricing =>
+  priceQuote(request, catalog, rate(request, catalog));
 
 /** The farm a cover is written on: 404 when the registry does not hold it. */
 export const registeredFarmOf = (farm: Farm): RegisteredFarm => {
@@ -91,7 +96,7 @@ export const priceCover = (request: CoverRequest, catalog: ProductCatalog = PROD
     sumInsuredMinor,
     term: request.term,
     triggers,
-    pricing: priceQuote(
+    pricing: priceRated(
       {
         perils: request.perils,
         sumInsuredMinor,
@@ -101,6 +106,7 @@ export const priceCover = (request: CoverRequest, catalog: ProductCatalog = PROD
         history: request.history,
       },
       catalog,
+      request.rateCover ?? rateCover,
     ),
   };
 };

@@ -54,7 +54,7 @@ export interface Pricing {
 
 /** Each peril's past seasons, cut and converted once per list of readings: drought and flood reading
  *  the same rainfall share one list, so it is cut once. */
-const seasonsByPeril = (request: PricingRequest): ((peril: Peril) => readonly SeasonReadings[]) => {
+const seasonsByPeril = (request: RatingRequest): ((peril: Peril) => readonly SeasonReadings[]) => {
   const seasons = new Map<readonly IndexObservation[], readonly SeasonReadings[]>();
   return (peril) => {
     const readings = request.history[peril] ?? [];
@@ -68,7 +68,7 @@ const seasonsByPeril = (request: PricingRequest): ((peril: Peril) => readonly Se
 
 /** The catalog's annual base rate × its adjustments (drought × 0.6 with irrigation) × the term's
  *  exposure (term days / 365). */
-const termBaseRate = (peril: Peril, request: PricingRequest, catalog: ProductCatalog): PremiumRate => {
+const termBaseRate = (peril: Peril, request: RatingRequest, catalog: ProductCatalog): PremiumRate => {
   const rule = catalog.rules[peril];
   const adjusted =
     request.hasIrrigation && rule.irrigatedFactor !== undefined
@@ -77,11 +77,11 @@ const termBaseRate = (peril: Peril, request: PricingRequest, catalog: ProductCat
   return multiplyRates(adjusted, rateOf(BigInt(termDays(request.term)), DAYS_PER_YEAR));
 };
 
-type PerilRate = Omit<PerilPrice, 'premiumMinor'>;
+export type PerilRate = Omit<PerilPrice, 'premiumMinor'>;
 
 const perilRate = (
   peril: Peril,
-  request: PricingRequest,
+  request: RatingRequest,
   catalog: ProductCatalog,
   seasonsOf: (peril: Peril) => readonly SeasonReadings[],
 ): PerilRate => {
@@ -112,11 +112,22 @@ const perilRate = (
   };
 };
 
-/** The premium of a cover: Σ peril rates × sum insured, rounded half-up to the minor unit once, split
- *  over the perils by their exact rates so the parts add up to the premium exactly. Refused when the
- *  rate reaches the catalog's maximum (`uninsurable`) or the premium rounds to nothing
- *  (`premium_too_small`). Quote and issue both call this, through priceCover. */
-export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PRODUCT_CATALOG): Pricing => {
+/** What a cover's rates depend on: everything the pricing reads but the sum insured. */
+export type RatingRequest = Omit<PricingRequest, 'sumInsuredMinor'>;
+
+/** Each peril's exact rate and their sum. */
+export interface CoverRates {
+  readonly rate: PremiumRate;
+  readonly perils: readonly PerilRate[];
+}
+
+/** How a cover is rated: `rateCover`, or a caller's memo of it. */
+export type RateCover = (request: RatingRequest, catalog: ProductCatalog) => CoverRates;
+
+/** The rates of a cover: each peril's by burning cost blended with its base rate, and their sum.
+ *  Refused when the sum reaches the catalog's maximum (`uninsurable`). A pure function of the request
+ *  and the catalog, which is what lets a caller keep its result. */
+export const rateCover: RateCover = (request, catalog) => {
   const seasonsOf = seasonsByPeril(request);
   const rates = request.perils.map((peril) => perilRate(peril, request, catalog, seasonsOf));
   const rate = rates.reduce((sum, peril) => addRates(sum, peril.rate), ZERO_RATE);
@@ -129,6 +140,19 @@ export const priceQuote = (request: PricingRequest, catalog: ProductCatalog = PR
         rates.map((peril) => `${peril.peril} ${displayedRate(peril.rate)}`).join(', '),
     );
   }
+  return { rate, perils: rates };
+};
+
+/** The premium of a cover: Σ peril rates × sum insured, rounded half-up to the minor unit once, split
+ *  over the perils by their exact rates so the parts add up to the premium exactly. Refused when the
+ *  rate reaches the catalog's maximum (`uninsurable`) or the premium rounds to nothing
+ *  (`premium_too_small`). Quote and issue both call this, through priceCover, which may hand over the
+ *  rates from a memo of `rateCover`. */
+export const priceQuote = (
+  request: PricingRequest,
+  catalog: ProductCatalog = PRODUCT_CATALOG,
+  { rate, perils: rates }: CoverRates = rateCover(request, catalog),
+): Pricing => {
   const premiumMinor = applyRate(rate, request.sumInsuredMinor);
   if (premiumMinor < 1) {
     throw new DomainError(

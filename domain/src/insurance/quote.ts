@@ -5,6 +5,7 @@ import { defaultQuoteTerm, priceCover } from './cover';
 import { toMajorUnits } from './money';
 import { dataOfPeril } from './peril-data';
 import { displayedRate } from './premium-rate';
+import type { RateCover } from './pricing';
 import { PRODUCT_CATALOG, type ProductCatalog } from './product-catalog';
 import type { ReadingHistory } from './reading-history';
 
@@ -17,6 +18,8 @@ export interface QuoteCover {
   readonly dataSources: PolicyDataSources;
   /** Each peril's past readings from that data; only complete past seasons count. */
   readonly history: ReadingHistory;
+  /** Rates the cover; `rateCover` when absent. */
+  readonly rateCover?: RateCover;
 }
 
 /** POST /insurance/quote: the price the same cover would be issued at today. */
@@ -35,6 +38,7 @@ export const quoteCover = (command: QuoteCover, catalog: ProductCatalog = PRODUC
       term,
       today: command.today,
       history: command.history,
+      rateCover: command.rateCover,
     },
     catalog,
   );

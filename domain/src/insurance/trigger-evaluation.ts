@@ -238,9 +238,11 @@ export const evaluateTrigger = (
   const endDay = dayNumber(windowEnd);
   // One value per date; a later duplicate in the list replaces an earlier one, as the upsert does.
   const byDay = new Map<number, bigint>();
+  // Dates are ISO calendar dates, which compare as text: only the window's few are parsed (known loss
+  // evaluates the term so far against 30 years of history).
   for (const reading of readings) {
-    const day = dayNumber(reading.date);
-    if (day >= startDay && day <= endDay) byDay.set(day, scaleRounded(reading.value, INDEX_PLACES));
+    if (reading.date < windowStart || reading.date > windowEnd) continue;
+    byDay.set(dayNumber(reading.date), scaleRounded(reading.value, INDEX_PLACES));
   }
   const inWindow = [...byDay.entries()].sort(([a], [b]) => a - b);
   const levels = triggerLevels(terms);

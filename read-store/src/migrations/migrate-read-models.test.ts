@@ -79,6 +79,7 @@ describe('read-model migrations', () => {
       'farms',
       'idempotency_keys',
       'index_reading_revisions',
+      'index_reading_versions',
       'index_readings',
       'index_sources',
       'policies',

@@ -15,6 +15,7 @@ import { payoutFinality } from './0011-payout-finality';
 import { webhookDeliveryLeases } from './0012-webhook-delivery-leases';
 import { policyMonitorRounds } from './0013-policy-monitor-rounds';
 import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-context';
+import { indexReadingVersions } from './0015-index-reading-versions';
 import { webhookBreachPositions } from './0016-webhook-breach-positions';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012-webhook-delivery-leases': webhookDeliveryLeases,
   '0013-policy-monitor-rounds': policyMonitorRounds,
   '0014-webhook-delivery-trace-context': webhookDeliveryTraceContext,
+  '0015-index-reading-versions': indexReadingVersions,
   '0016-webhook-breach-positions': webhookBreachPositions,
 };
 

@@ -88,7 +88,7 @@ const issueNewPolicy = async (
     choice: request.data_sources,
     defaults: deps.indexSourceDefaults,
   });
-  const history = await loadPricingHistory(deps.db, dataSources);
+  const history = await loadPricingHistory(deps.pricingReadings, dataSources);
   return handleCommand(
     deps.eventStore,
     policyStream(policyId),

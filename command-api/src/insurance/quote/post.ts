@@ -1,6 +1,6 @@
-import { loadAggregate, loadPolicyDataSources, loadPricingHistory } from '@cropcover/application';
+import { loadPolicyDataSources, loadStream } from '@cropcover/application';
 import { QuoteRequest } from '@cropcover/contracts';
-import { farmAggregate, farmStream, quoteCover, utcDate } from '@cropcover/domain';
+import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
 import { parseBody, principalOf } from '@cropcover/runtime';
 import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
@@ -12,15 +12,14 @@ export const quoteRoute =
   async (req, res) => {
     const organizationId = requireInsurer(principalOf(req));
     const request = parseBody(QuoteRequest, req);
-    const farm = await loadAggregate(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+    const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
     const dataSources = await loadPolicyDataSources(deps.eventStore, {
       organizationId,
-      farm,
+      farm: farm.state,
       fieldId: request.field_id,
       perils: request.perils,
       choice: request.data_sources,
       defaults: deps.indexSourceDefaults,
     });
-    const history = await loadPricingHistory(deps.db, dataSources);
-    res.json(quoteCover({ request, farm, today: utcDate(deps.clock.now()), dataSources, history }));
+    res.json(await deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources }));
   };

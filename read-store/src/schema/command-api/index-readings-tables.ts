@@ -38,7 +38,17 @@ export interface IndexReadingRevisionsTable {
   replaced_at: Timestamp;
 }
 
+/** A value that changes in the very transaction that changes any reading of the location (triggers on
+ *  `index_readings`, migration 0015): a cache of the location's history is current while it is unchanged.
+ *  Only equality means anything; a location that never had a reading has no row. */
+export interface IndexReadingVersionsTable {
+  source_id: string;
+  location: string;
+  version: bigint;
+}
+
 export interface IndexReadingsTables {
   index_readings: IndexReadingsTable;
   index_reading_revisions: IndexReadingRevisionsTable;
+  index_reading_versions: IndexReadingVersionsTable;
 }
