@@ -8,6 +8,7 @@ export * from './lapse-policy';
 export * from './next-monitoring-date';
 export * from './policy';
 export * from './policy-access';
+export * from './policy-snapshot';
 export * from './policy-view';
 export * from './repeated-evaluation';
 export * from './settle-payout';
