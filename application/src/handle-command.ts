@@ -23,6 +23,8 @@ export interface LoadedStream<State> {
 export interface CommandOutcome<State> {
   /** The state after the decided events. */
   readonly state: State;
+  /** The revision `state` is at: the one to expect when appending to it next. */
+  readonly expected: ExpectedRevision;
   /** Where the events landed; undefined when the decision was to change nothing. */
   readonly appended: AppendResult | undefined;
   /** Where the stream's last event now is, appended or already there: read models at it show `state`.
@@ -38,21 +40,35 @@ const MAX_ATTEMPTS = 10;
 const pauseBeforeRetry = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
 
-/** The state of a stream, replayed through the aggregate, and the revision it was read at. */
+/** A stream's state as of one of its events, kept so a load reads only the events after it. */
+export interface StreamSnapshot<State> {
+  readonly state: State;
+  /** The revision of the last event `state` includes. */
+  readonly revision: number;
+  readonly position: GlobalPosition;
+}
+
+/** The state of a stream, replayed through the aggregate, and the revision it was read at; from a
+ *  snapshot, only the events after it are read and replayed onto it. */
 export const loadStream = async <State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamId: string,
   aggregate: Aggregate<State, Event>,
+  snapshot?: StreamSnapshot<State>,
 ): Promise<LoadedStream<State>> => {
-  const recorded = await eventStore.readStream(streamId);
+  const recorded = await eventStore.readStream(
+    streamId,
+    snapshot === undefined ? undefined : { fromRevision: snapshot.revision + 1 },
+  );
+  const last = recorded.at(-1);
   return {
     // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
     state: recorded.reduce(
       (current, event) => aggregate.evolve(current, decodeEvent(event) as Event),
-      aggregate.initial,
+      snapshot?.state ?? aggregate.initial,
     ),
-    expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision,
-    position: recorded.at(-1)?.position,
+    expected: last?.revision ?? snapshot?.revision ?? 'no_stream',
+    position: last?.position ?? snapshot?.position,
   };
 };
 
@@ -91,14 +107,20 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
   let loaded = alreadyLoaded ?? (await loadStream(eventStore, streamId, aggregate));
   for (let attempt = 1; ; attempt += 1) {
     const events = decide(loaded.state);
-    if (events.length === 0) return { state: loaded.state, appended: undefined, position: loaded.position };
+    if (events.length === 0)
+      return { state: loaded.state, expected: loaded.expected, appended: undefined, position: loaded.position };
     try {
       const appended = await eventStore.append(
         streamId,
         events.map((event) => toNewEvent(event, context)),
         loaded.expected,
       );
-      return { state: events.reduce(aggregate.evolve, loaded.state), appended, position: appended.position };
+      return {
+        state: events.reduce(aggregate.evolve, loaded.state),
+        expected: appended.nextExpectedRevision,
+        appended,
+        position: appended.position,
+      };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);

@@ -28,6 +28,8 @@ export interface LiveEvaluation {
   readonly position: GlobalPosition | undefined;
   /** Whether anything was appended: a daily round that repeats the last evaluation appends nothing. */
   readonly recorded: boolean;
+  /** The policy's stream as the evaluation left it. */
+  readonly stream: LoadedStream<Policy>;
 }
 
 /** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
@@ -61,10 +63,12 @@ const recordedEvaluation = async (
   const earlier = evaluationEvents(events, evaluationId);
   if (earlier.length === 0) return undefined;
   const state = events.reduce(policyAggregate.evolve, policyAggregate.initial);
+  const position = recorded.at(-1)?.position;
   return {
     result: evaluationResult(visibleIssuedPolicy(state, context.actor), earlier),
-    position: recorded.at(-1)?.position,
+    position,
     recorded: true,
+    stream: { state, expected: recorded.at(-1)!.revision, position },
   };
 };
 
@@ -123,5 +127,6 @@ export const liveEvaluation = async (
     result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
     recorded: outcome.appended !== undefined,
+    stream: { state: outcome.state, expected: outcome.expected, position: outcome.position },
   };
 };

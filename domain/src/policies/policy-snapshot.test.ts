@@ -37,8 +37,10 @@ const historyArbitrary = fc.record({
   steps: fc.array(stepArbitrary, { maxLength: 12 }),
 });
 
+type History = typeof historyArbitrary extends fc.Arbitrary<infer Value> ? Value : never;
+
 /** The events a policy's life records: a step its decider refuses records nothing, as a refused command. */
-const historyOf = ({ perils, sumInsured, steps }: fc.RecordValue<typeof historyArbitrary>): PolicyEvent[] => {
+const historyOf = ({ perils, sumInsured, steps }: History): PolicyEvent[] => {
   const events = policyIssuedEvents({ perils, sumInsured, currency: 'JPY', termStart, termEnd: '2026-06-29' });
   let state = events.reduce(evolvePolicy, initialPolicy);
   steps.forEach((step, at) => {

@@ -86,6 +86,7 @@ describe('read-model migrations', () => {
       'policy_evaluations',
       'policy_monitor_rounds',
       'policy_payouts',
+      'policy_snapshots',
       'projection_checkpoints',
       'webhook_deliveries',
       'webhook_delivery_attempts',

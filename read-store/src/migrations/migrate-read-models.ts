@@ -15,6 +15,7 @@ import { payoutFinality } from './0011-payout-finality';
 import { webhookDeliveryLeases } from './0012-webhook-delivery-leases';
 import { policyMonitorRounds } from './0013-policy-monitor-rounds';
 import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-context';
+import { policySnapshots } from './0017-policy-snapshots';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0012-webhook-delivery-leases': webhookDeliveryLeases,
   '0013-policy-monitor-rounds': policyMonitorRounds,
   '0014-webhook-delivery-trace-context': webhookDeliveryTraceContext,
+  '0017-policy-snapshots': policySnapshots,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,6 +6,7 @@ import type { PolicyMonitorDeps } from './monitor-deps';
 import type { MonitorMetrics } from './monitor-metrics';
 import { monitorPolicy } from './monitor-policy';
 import { claimDuePolicies, finishRounds, releaseLeases } from './policy-claim';
+import { keepPolicySnapshots, type PolicyAtRevision, readPolicySnapshots } from './policy-snapshots';
 
 /** Policies worked on at once. Each holds a pooled connection only for one statement at a time, so 8
  *  keeps two cores busy (profile: the one-at-a-time monitor was idle on round trips) and leaves the
@@ -35,7 +36,8 @@ export interface MonitorTick {
 }
 
 /** One pass over the policies with work today: claims them in leased batches, works through each batch
- *  a few policies at a time, on readings the pass reads once per series. A policy that fails is logged
+ *  a few policies at a time, on readings the pass reads once per series, loading each policy from its
+ *  snapshot and keeping the snapshots the batch moved on in one statement. A policy that fails is logged
  *  and counted, and the others go on; its lease is given back and the next pass tries it again. */
 export const runMonitorTick = async ({
   deps,
@@ -59,6 +61,8 @@ export const runMonitorTick = async ({
     if (claim.lastDue === undefined) break;
     after = claim.lastDue;
     const batch = claim.policyIds;
+    const snapshots = await readPolicySnapshots(deps.db, batch);
+    const moved: PolicyAtRevision[] = [];
     const finished: string[] = [];
     const unfinished: string[] = [];
     let next = 0;
@@ -70,8 +74,12 @@ export const runMonitorTick = async ({
           continue;
         }
         try {
-          const outcome = await monitorPolicy(deps, policyId, now, tickId, dailyRound);
+          const snapshot = snapshots.get(policyId);
+          const outcome = await monitorPolicy(deps, policyId, now, tickId, dailyRound, snapshot);
           finished.push(policyId);
+          const { state, expected, position } = outcome.stream;
+          if (typeof expected === 'number' && position !== undefined && expected !== snapshot?.revision)
+            moved.push({ policyId, snapshot: { state, revision: expected, position } });
           if (outcome.evaluated) {
             tally.evaluated += 1;
             metrics.evaluated.inc();
@@ -94,6 +102,7 @@ export const runMonitorTick = async ({
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
     await finishRounds(deps.db, finished, today, leaseId);
+    await keepPolicySnapshots(deps.db, moved);
     await releaseLeases(deps.db, unfinished, leaseId);
   }
   if (tally.evaluated + tally.closed + tally.failed > 0)
