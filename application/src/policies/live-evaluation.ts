@@ -5,6 +5,7 @@ import {
   evaluationEvents,
   evaluationResult,
   isClosingDue,
+  type PerilAssessor,
   type Policy,
   policyAggregate,
   policyDataSources,
@@ -37,6 +38,8 @@ export interface LiveEvaluation {
  *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
 export interface DailyRound {
   readonly readReadings: ReadReadingHistory;
+  /** Works each trigger outcome out once for all the pass's policies that read the same series. */
+  readonly assessor: PerilAssessor;
 }
 
 export interface LiveEvaluationOptions {
@@ -115,7 +118,10 @@ export const liveEvaluation = async (
     stream,
     policyAggregate,
     (state) => {
-      decided = evaluatePolicy({ actor: context.actor, evaluationId, readings, now: context.now }, state);
+      decided = evaluatePolicy(
+        { actor: context.actor, evaluationId, readings, now: context.now, assessor: options.dailyRound?.assessor },
+        state,
+      );
       const repeat =
         options.dailyRound !== undefined && repeatsLatestEvaluation(visibleIssuedPolicy(state, context.actor), decided);
       return repeat ? [] : decided;

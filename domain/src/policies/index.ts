@@ -6,6 +6,7 @@ export * from './evaluation-result';
 export * from './issue-policy';
 export * from './lapse-policy';
 export * from './next-monitoring-date';
+export * from './peril-assessor';
 export * from './policy';
 export * from './policy-access';
 export * from './policy-snapshot';

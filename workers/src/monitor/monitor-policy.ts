@@ -32,7 +32,12 @@ export interface PolicyMonitoring {
  *  before it, evaluate it when it is due (the same live evaluation a user's request makes). An
  *  evaluation moves the next monitoring date past today, so a monitor that comes to the policy after
  *  another finds nothing due; one that repeats the last evaluation appends nothing, and the monitor's own
- *  rounds table keeps the day instead. From the policy's snapshot, only the events after it are read. */
+ *  rounds table keeps the day instead.
+ *
+ *  From the policy's snapshot the round first decides on the snapshot alone, without reading the stream:
+ *  an append expects the snapshot's revision, so the log refuses it when anything was recorded since, and
+ *  the round then decides again on the stream as read (handleCommand). A round that appended nothing has
+ *  had no such check, so it reads the events after the snapshot, and decides again when there were any. */
 export const monitorPolicy = async (
   deps: PolicyMonitorDeps,
   policyId: string,
@@ -42,7 +47,34 @@ export const monitorPolicy = async (
   snapshot?: StreamSnapshot<Policy>,
 ): Promise<PolicyMonitoring> => {
   const stream = policyStream(policyId);
+  if (snapshot === undefined) {
+    const loaded = await loadStream(deps.eventStore, stream, policyAggregate);
+    return roundOf(deps, policyId, loaded, now, tickId, dailyRound);
+  }
+  const onSnapshot = await roundOf(
+    deps,
+    policyId,
+    { state: snapshot.state, expected: snapshot.revision, position: snapshot.position },
+    now,
+    tickId,
+    dailyRound,
+  );
+  // Appended, or read again after a refused append: the round decided on the stream's head.
+  if (onSnapshot.stream.expected !== snapshot.revision) return onSnapshot;
   const loaded = await loadStream(deps.eventStore, stream, policyAggregate, snapshot);
+  if (loaded.expected === snapshot.revision) return onSnapshot;
+  return roundOf(deps, policyId, loaded, now, tickId, dailyRound);
+};
+
+const roundOf = async (
+  deps: PolicyMonitorDeps,
+  policyId: string,
+  loaded: LoadedStream<Policy>,
+  now: Date,
+  tickId: string,
+  dailyRound: DailyRound,
+): Promise<PolicyMonitoring> => {
+  const stream = policyStream(policyId);
   const { state } = loaded;
   if (state.status === 'not_issued') throw new Error(`policy ${policyId} is in the read model but not in the log`);
   const context = monitorContext(state.issued.organization_id, now, tickId);

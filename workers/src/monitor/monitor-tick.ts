@@ -1,5 +1,5 @@
 import { sharedReadingHistory } from '@cropcover/application';
-import { utcDate } from '@cropcover/domain';
+import { sharedPerilAssessor, utcDate } from '@cropcover/domain';
 import type { Clock, Logger } from '@cropcover/runtime';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import type { PolicyMonitorDeps } from './monitor-deps';
@@ -36,7 +36,8 @@ export interface MonitorTick {
 }
 
 /** One pass over the policies with work today: claims them in leased batches, works through each batch
- *  a few policies at a time, on readings the pass reads once per series, loading each policy from its
+ *  a few policies at a time, on readings the pass reads once per series and trigger outcomes it works
+ *  out once per series, terms and day, loading each policy from its
  *  snapshot and keeping the snapshots the batch moved on in one statement. A policy that fails is logged
  *  and counted, and the others go on; its lease is given back and the next pass tries it again. */
 export const runMonitorTick = async ({
@@ -50,7 +51,7 @@ export const runMonitorTick = async ({
 }: MonitorTickOptions): Promise<MonitorTick> => {
   const tickId = uuidv7();
   const leaseId = uuidv4();
-  const dailyRound = { readReadings: sharedReadingHistory(deps.db) };
+  const dailyRound = { readReadings: sharedReadingHistory(deps.db), assessor: sharedPerilAssessor() };
   const tally = { evaluated: 0, unchanged: 0, closed: 0, failed: 0 };
   let after = '';
   while (!isStopping()) {

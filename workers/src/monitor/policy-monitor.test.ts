@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { backtestEvaluation, liveEvaluation, loadStream, recordIndexReadings } from '@cropcover/application';
+import {
+  backtestEvaluation,
+  liveEvaluation,
+  loadStream,
+  recordIndexReadings,
+  sharedReadingHistory,
+} from '@cropcover/application';
 import type { ReadingIndex } from '@cropcover/contracts';
 import {
   fieldLocation,
@@ -9,6 +15,7 @@ import {
   policyAggregate,
   policySnapshotOf,
   policyStream,
+  sharedPerilAssessor,
 } from '@cropcover/domain';
 import type { EventMetadata } from '@cropcover/eventstore';
 import { type Projector, readModelProjections, startProjector } from '@cropcover/projector';
@@ -25,6 +32,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MONITOR_SUBJECT, monitorContext } from './monitor-context';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import { createMonitorMetrics } from './monitor-metrics';
+import { monitorPolicy } from './monitor-policy';
 import { runMonitorTick } from './monitor-tick';
 import { startPolicyMonitor } from './policy-monitor';
 import { readPolicySnapshots } from './policy-snapshots';
@@ -486,6 +494,31 @@ describe('policy snapshots', () => {
     const later = await snapshotAndReplay(world, 'p-snap');
     expect(later.snapshot?.revision).toBe(later.replayed.expected);
     expect(later.snapshot?.state).toEqual(later.replayed.state);
+  });
+
+  it('reads what was recorded after the snapshot before it takes a round that appended nothing as done', async () => {
+    const world = await openWorld();
+    const story = await world.issue('p-lapsing');
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    // No readings: the evaluation records why it skipped the flood, and would repeat that on later days.
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    const { snapshot } = await snapshotAndReplay(world, 'p-lapsing');
+    // The policy lapses after the snapshot: nothing is due on it any more.
+    story.lapse('premium not paid', '2026-03-02T12:00:00.000Z');
+    await world.t.eventStore.append(story.streamId, story.takeNew(), snapshot!.revision);
+
+    const dailyRound = { readReadings: sharedReadingHistory(world.t.db), assessor: sharedPerilAssessor() };
+    const round = await monitorPolicy(
+      world.deps,
+      'p-lapsing',
+      new Date('2026-03-03T00:05:00.000Z'),
+      'tick-1',
+      dailyRound,
+      snapshot,
+    );
+    expect(round).toMatchObject({ evaluated: false, unchanged: false, closed: false });
+    expect(round.stream.expected).toBe(snapshot!.revision + 1);
+    expect(round.stream.state).toMatchObject({ status: 'lapsed' });
   });
 
   it('reads the whole stream instead of a snapshot that is damaged or of another state version, and writes it again', async () => {

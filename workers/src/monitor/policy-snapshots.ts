@@ -38,18 +38,25 @@ export const keepPolicySnapshots = async (
   policies: readonly PolicyAtRevision[],
 ): Promise<void> => {
   if (policies.length === 0) return;
-  const encoded = policies.map(({ snapshot }) => policySnapshotOf(snapshot.state));
+  // One JSON parameter: node-postgres escapes text arrays character by character (a profile showed it).
+  const rows = policies.map(({ policyId, snapshot }) => {
+    const encoded = policySnapshotOf(snapshot.state);
+    return {
+      policy_id: policyId,
+      stream_revision: snapshot.revision,
+      position_commit: snapshot.position.commit.toString(),
+      position_prepare: snapshot.position.prepare.toString(),
+      state_version: encoded.stateVersion,
+      state: encoded.state,
+      digest: encoded.digest,
+    };
+  });
   await sql`
     insert into policy_snapshots
       (policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest)
-    select * from unnest(
-      ${policies.map(({ policyId }) => policyId)}::text[],
-      ${policies.map(({ snapshot }) => snapshot.revision)}::integer[],
-      ${policies.map(({ snapshot }) => snapshot.position.commit.toString())}::numeric[],
-      ${policies.map(({ snapshot }) => snapshot.position.prepare.toString())}::numeric[],
-      ${encoded.map((snapshot) => snapshot.stateVersion)}::integer[],
-      ${encoded.map((snapshot) => snapshot.state)}::text[],
-      ${encoded.map((snapshot) => snapshot.digest)}::text[])
+    select * from json_to_recordset(${JSON.stringify(rows)}::json) as snapshot(policy_id text,
+      stream_revision integer, position_commit numeric, position_prepare numeric, state_version integer,
+      state text, digest text)
     on conflict (policy_id) do update set
       stream_revision = excluded.stream_revision,
       position_commit = excluded.position_commit,
