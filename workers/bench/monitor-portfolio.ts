@@ -21,7 +21,7 @@ import { runMonitorTick } from '../src/monitor/monitor-tick';
 // policy from its whole stream (no snapshot yet) and the next ones from the snapshot the first one wrote.
 // Usage: npx tsx workers/bench/monitor-portfolio.ts   (BENCH_POLICIES, default 100000; BENCH_CELLS, default
 // 1000; BENCH_DAYS, default 2; BENCH_HISTORY, default 0; BENCH_POOL, default 10 connections as in
-// production; BENCH_CONCURRENCY, default the monitor's; BENCH_CPU_PROFILE, a file to write the first pass's
+// production; BENCH_CONCURRENCY, default the monitor's; BENCH_CPU_PROFILE, a file to write the last pass's
 // CPU profile to; DATABASE_URL).
 // Creates a scratch database cc_bench_monitor_* on the server and drops it.
 
@@ -190,7 +190,7 @@ try {
     peakHeap = 0;
     const started = performance.now();
     const databaseBefore = await databaseCounters();
-    const profiler = day === 0 && CPU_PROFILE !== undefined ? new Session() : undefined;
+    const profiler = day === DAYS - 1 && CPU_PROFILE !== undefined ? new Session() : undefined;
     if (profiler) {
       profiler.connect();
       await profiler.post('Profiler.enable');
