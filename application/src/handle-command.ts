@@ -18,6 +18,8 @@ export interface LoadedStream<State> {
   readonly expected: ExpectedRevision;
   /** Where the stream's last event is in the log; undefined for a stream with no events. */
   readonly position: GlobalPosition | undefined;
+  /** The snapshot the load started from: a load again after a lost race reads only the events after it. */
+  readonly from?: StreamSnapshot<State>;
 }
 
 export interface CommandOutcome<State> {
@@ -69,6 +71,7 @@ export const loadStream = async <State, Event extends DomainEvent>(
     ),
     expected: last?.revision ?? snapshot?.revision ?? 'no_stream',
     position: last?.position ?? snapshot?.position,
+    from: snapshot,
   };
 };
 
@@ -124,7 +127,7 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);
-      loaded = await loadStream(eventStore, streamId, aggregate);
+      loaded = await loadStream(eventStore, streamId, aggregate, loaded.from);
     }
   }
 };

@@ -54,7 +54,7 @@ export const monitorPolicy = async (
   const onSnapshot = await roundOf(
     deps,
     policyId,
-    { state: snapshot.state, expected: snapshot.revision, position: snapshot.position },
+    { state: snapshot.state, expected: snapshot.revision, position: snapshot.position, from: snapshot },
     now,
     tickId,
     dailyRound,
