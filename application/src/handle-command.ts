@@ -127,7 +127,10 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);
-      loaded = await loadStream(eventStore, streamId, aggregate, loaded.from);
+      // A snapshot the log has not reached (a read store restored ahead of the log) is not loaded from.
+      const { from } = loaded;
+      const behindLog = from !== undefined && typeof error.actual === 'number' && error.actual > from.revision;
+      loaded = await loadStream(eventStore, streamId, aggregate, behindLog ? from : undefined);
     }
   }
 };

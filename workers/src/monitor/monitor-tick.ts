@@ -80,7 +80,7 @@ export const runMonitorTick = async ({
           finished.push(policyId);
           const { state, expected, position } = outcome.stream;
           if (typeof expected === 'number' && position !== undefined && expected !== snapshot?.revision)
-            moved.push({ policyId, snapshot: { state, revision: expected, position } });
+            moved.push({ policyId, snapshot: { state, revision: expected, position }, replaces: snapshot?.revision });
           if (outcome.evaluated) {
             tally.evaluated += 1;
             metrics.evaluated.inc();

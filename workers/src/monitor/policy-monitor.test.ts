@@ -523,6 +523,27 @@ describe('policy snapshots', () => {
     expect(round.stream.state).toMatchObject({ status: 'lapsed' });
   });
 
+  it('reads the whole stream when the log refuses an append at a snapshot it has not reached', async () => {
+    const world = await openWorld();
+    await world.issue('p-ahead');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    await world.tick();
+    // The read store was restored from a backup taken after the log's: its snapshot is ahead of the stream.
+    await world.t.db
+      .updateTable('policy_snapshots')
+      .set((eb) => ({ stream_revision: eb('stream_revision', '+', 5) }))
+      .where('policy_id', '=', 'p-ahead')
+      .execute();
+
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-02', value: 300 }]);
+    world.clock.set('2026-03-03T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    expect((await world.events('p-ahead')).filter((event) => event.type === 'PayoutApproved')).toHaveLength(2);
+    const { snapshot, replayed } = await snapshotAndReplay(world, 'p-ahead');
+    expect(snapshot?.state).toEqual(replayed.state);
+  });
+
   it('reads the whole stream instead of a snapshot that is damaged or of another state version, and writes it again', async () => {
     const world = await openWorld();
     const { state: issued } = await world.issue('p-damaged');
