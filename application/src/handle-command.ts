@@ -4,6 +4,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type GlobalPosition,
+  type RecordedEvent,
   WrongExpectedRevisionError,
 } from '@cropcover/eventstore';
 import { inSpan } from '@cropcover/runtime';
@@ -51,29 +52,41 @@ export interface StreamSnapshot<State> {
 }
 
 /** The state of a stream, replayed through the aggregate, and the revision it was read at; from a
- *  snapshot, only the events after it are read and replayed onto it. */
+ *  snapshot, only the events after it are read and replayed onto it. The read starts at the snapshot's own
+ *  last event: a log without it has not reached the snapshot (a read store restored ahead of the log), and
+ *  the whole stream is read instead. */
 export const loadStream = async <State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamId: string,
   aggregate: Aggregate<State, Event>,
   snapshot?: StreamSnapshot<State>,
 ): Promise<LoadedStream<State>> => {
-  const recorded = await eventStore.readStream(
-    streamId,
-    snapshot === undefined ? undefined : { fromRevision: snapshot.revision + 1 },
-  );
-  const last = recorded.at(-1);
+  if (snapshot === undefined) {
+    const recorded = await eventStore.readStream(streamId);
+    return {
+      state: replay(aggregate, aggregate.initial, recorded),
+      expected: recorded.at(-1)?.revision ?? 'no_stream',
+      position: recorded.at(-1)?.position,
+    };
+  }
+  const recorded = await eventStore.readStream(streamId, { fromRevision: snapshot.revision });
+  if (recorded[0]?.revision !== snapshot.revision) return loadStream(eventStore, streamId, aggregate);
+  const last = recorded.at(-1)!;
   return {
-    // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
-    state: recorded.reduce(
-      (current, event) => aggregate.evolve(current, decodeEvent(event) as Event),
-      snapshot?.state ?? aggregate.initial,
-    ),
-    expected: last?.revision ?? snapshot?.revision ?? 'no_stream',
-    position: last?.position ?? snapshot?.position,
+    state: replay(aggregate, snapshot.state, recorded.slice(1)),
+    expected: last.revision,
+    position: last.position,
     from: snapshot,
   };
 };
+
+const replay = <State, Event extends DomainEvent>(
+  aggregate: Aggregate<State, Event>,
+  from: State,
+  recorded: readonly RecordedEvent[],
+): State =>
+  // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
+  recorded.reduce((current, event) => aggregate.evolve(current, decodeEvent(event) as Event), from);
 
 /** The state of a stream without deciding anything. */
 export const loadAggregate = async <State, Event extends DomainEvent>(
@@ -127,10 +140,7 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);
-      // A snapshot the log has not reached (a read store restored ahead of the log) is not loaded from.
-      const { from } = loaded;
-      const behindLog = from !== undefined && typeof error.actual === 'number' && error.actual > from.revision;
-      loaded = await loadStream(eventStore, streamId, aggregate, behindLog ? from : undefined);
+      loaded = await loadStream(eventStore, streamId, aggregate, loaded.from);
     }
   }
 };

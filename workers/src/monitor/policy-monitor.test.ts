@@ -523,7 +523,7 @@ describe('policy snapshots', () => {
     expect(round.stream.state).toMatchObject({ status: 'lapsed' });
   });
 
-  it('reads the whole stream when the log refuses an append at a snapshot it has not reached', async () => {
+  it('reads the whole stream when the log has not reached the snapshot', async () => {
     const world = await openWorld();
     await world.issue('p-ahead');
     await world.readings(FLOOD);
