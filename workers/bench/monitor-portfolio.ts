@@ -163,22 +163,27 @@ const metrics = createMonitorMetrics();
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 // The database's side, from outside: the CPU its backends serving this database used (from /proc, as the
-// server runs on this machine; pg_stat_statements is not loaded) and the transactions it committed.
-const databaseCounters = async (): Promise<{ cpuMs: number; commits: number }> => {
+// server runs on this machine; pg_stat_statements is not loaded) and the transactions it committed. The
+// pool closes idle connections, so each backend is sampled through the pass: a backend's share is its last
+// sample less its first (0 for one that started during the pass).
+const backendCpuMs = new Map<number, { first: number; last: number }>();
+const sampleBackends = async (): Promise<number> => {
   const { rows } = await pool.query<{ pid: number; commits: string }>(
     `select a.pid, d.xact_commit as commits from pg_stat_activity a join pg_stat_database d on d.datname = a.datname
      where a.datname = $1 and a.pid <> pg_backend_pid()`,
     [name],
   );
-  let ticks = 0;
   for (const { pid } of rows) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    // Linux counts process CPU in ticks of 10 ms.
+    const cpuMs = (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+    const known = backendCpuMs.get(pid);
+    backendCpuMs.set(pid, { first: known?.first ?? 0, last: cpuMs });
   }
-  // Linux counts process CPU in ticks of 10 ms.
-  return { cpuMs: ticks * 10, commits: Number(rows[0]?.commits ?? 0) };
+  return Number(rows[0]?.commits ?? 0);
 };
+const databaseCpuMs = (): number => [...backendCpuMs.values()].reduce((sum, { first, last }) => sum + last - first, 0);
 
 try {
   for (let day = 0; day < DAYS; day += 1) {
@@ -189,7 +194,10 @@ try {
     peakRss = 0;
     peakHeap = 0;
     const started = performance.now();
-    const databaseBefore = await databaseCounters();
+    backendCpuMs.clear();
+    const commitsBefore = await sampleBackends();
+    for (const backend of backendCpuMs.values()) backend.first = backend.last;
+    const backendSampler = setInterval(() => void sampleBackends(), 500);
     const profiler = day === DAYS - 1 && CPU_PROFILE !== undefined ? new Session() : undefined;
     if (profiler) {
       profiler.connect();
@@ -205,7 +213,8 @@ try {
       await writeFile(CPU_PROFILE!, JSON.stringify(profile));
       profiler.disconnect();
     }
-    const databaseAfter = await databaseCounters();
+    clearInterval(backendSampler);
+    const commitsAfter = await sampleBackends();
     sampleMemory();
     const handled = tick.evaluated + tick.closed + tick.failed;
     const rate = handled / seconds;
@@ -217,8 +226,8 @@ try {
         policies_per_second: Math.round(rate),
         // This process's own CPU per policy: what the machine's load does not change much.
         node_cpu_ms_per_policy: Number(((cpu.user + cpu.system) / 1000 / handled).toFixed(2)),
-        database_cpu_ms_per_policy: Number(((databaseAfter.cpuMs - databaseBefore.cpuMs) / handled).toFixed(2)),
-        transactions_per_policy: Number(((databaseAfter.commits - databaseBefore.commits) / handled).toFixed(2)),
+        database_cpu_ms_per_policy: Number((databaseCpuMs() / handled).toFixed(2)),
+        transactions_per_policy: Number(((commitsAfter - commitsBefore) / handled).toFixed(2)),
         events_appended: (await events()) - eventsBefore,
         peak_rss: mib(peakRss),
         peak_heap: mib(peakHeap),
