@@ -4,6 +4,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type GlobalPosition,
+  type RecordedEvent,
   WrongExpectedRevisionError,
 } from '@cropcover/eventstore';
 import { inSpan } from '@cropcover/runtime';
@@ -18,11 +19,15 @@ export interface LoadedStream<State> {
   readonly expected: ExpectedRevision;
   /** Where the stream's last event is in the log; undefined for a stream with no events. */
   readonly position: GlobalPosition | undefined;
+  /** The snapshot the load started from: a load again after a lost race reads only the events after it. */
+  readonly from?: StreamSnapshot<State>;
 }
 
 export interface CommandOutcome<State> {
   /** The state after the decided events. */
   readonly state: State;
+  /** The revision `state` is at: the one to expect when appending to it next. */
+  readonly expected: ExpectedRevision;
   /** Where the events landed; undefined when the decision was to change nothing. */
   readonly appended: AppendResult | undefined;
   /** Where the stream's last event now is, appended or already there: read models at it show `state`.
@@ -38,23 +43,50 @@ const MAX_ATTEMPTS = 10;
 const pauseBeforeRetry = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
 
-/** The state of a stream, replayed through the aggregate, and the revision it was read at. */
+/** A stream's state as of one of its events, kept so a load reads only the events after it. */
+export interface StreamSnapshot<State> {
+  readonly state: State;
+  /** The revision of the last event `state` includes. */
+  readonly revision: number;
+  readonly position: GlobalPosition;
+}
+
+/** The state of a stream, replayed through the aggregate, and the revision it was read at; from a
+ *  snapshot, only the events after it are read and replayed onto it. The read starts at the snapshot's own
+ *  last event: a log without it has not reached the snapshot (a read store restored ahead of the log), and
+ *  the whole stream is read instead. */
 export const loadStream = async <State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamId: string,
   aggregate: Aggregate<State, Event>,
+  snapshot?: StreamSnapshot<State>,
 ): Promise<LoadedStream<State>> => {
-  const recorded = await eventStore.readStream(streamId);
+  if (snapshot === undefined) {
+    const recorded = await eventStore.readStream(streamId);
+    return {
+      state: replay(aggregate, aggregate.initial, recorded),
+      expected: recorded.at(-1)?.revision ?? 'no_stream',
+      position: recorded.at(-1)?.position,
+    };
+  }
+  const recorded = await eventStore.readStream(streamId, { fromRevision: snapshot.revision });
+  if (recorded[0]?.revision !== snapshot.revision) return loadStream(eventStore, streamId, aggregate);
+  const last = recorded.at(-1)!;
   return {
-    // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
-    state: recorded.reduce(
-      (current, event) => aggregate.evolve(current, decodeEvent(event) as Event),
-      aggregate.initial,
-    ),
-    expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision,
-    position: recorded.at(-1)?.position,
+    state: replay(aggregate, snapshot.state, recorded.slice(1)),
+    expected: last.revision,
+    position: last.position,
+    from: snapshot,
   };
 };
+
+const replay = <State, Event extends DomainEvent>(
+  aggregate: Aggregate<State, Event>,
+  from: State,
+  recorded: readonly RecordedEvent[],
+): State =>
+  // Decoded as an event of the log; the cast names which ones this aggregate's stream holds.
+  recorded.reduce((current, event) => aggregate.evolve(current, decodeEvent(event) as Event), from);
 
 /** The state of a stream without deciding anything. */
 export const loadAggregate = async <State, Event extends DomainEvent>(
@@ -91,18 +123,24 @@ const decideAndAppend = async <State, Event extends DomainEvent>(
   let loaded = alreadyLoaded ?? (await loadStream(eventStore, streamId, aggregate));
   for (let attempt = 1; ; attempt += 1) {
     const events = decide(loaded.state);
-    if (events.length === 0) return { state: loaded.state, appended: undefined, position: loaded.position };
+    if (events.length === 0)
+      return { state: loaded.state, expected: loaded.expected, appended: undefined, position: loaded.position };
     try {
       const appended = await eventStore.append(
         streamId,
         events.map((event) => toNewEvent(event, context)),
         loaded.expected,
       );
-      return { state: events.reduce(aggregate.evolve, loaded.state), appended, position: appended.position };
+      return {
+        state: events.reduce(aggregate.evolve, loaded.state),
+        expected: appended.nextExpectedRevision,
+        appended,
+        position: appended.position,
+      };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
       await pauseBeforeRetry(attempt);
-      loaded = await loadStream(eventStore, streamId, aggregate);
+      loaded = await loadStream(eventStore, streamId, aggregate, loaded.from);
     }
   }
 };

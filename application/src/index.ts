@@ -4,7 +4,14 @@ export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';
 export { type DomainEvent, toNewEvent } from './event-envelope';
-export { type CommandOutcome, handleCommand, type LoadedStream, loadAggregate, loadStream } from './handle-command';
+export {
+  type CommandOutcome,
+  handleCommand,
+  type LoadedStream,
+  loadAggregate,
+  loadStream,
+  type StreamSnapshot,
+} from './handle-command';
 export { FUTURE_DATE_MESSAGE, isDatedAfter, refuseFutureReadings } from './index-readings/future-readings';
 export {
   CSV_FIELD_HEADER,

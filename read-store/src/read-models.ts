@@ -11,7 +11,7 @@ import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-
 
 // Every table of the read store, grouped under schema/<owner>/ by the one process that writes it:
 // the projector (rebuilt from the log), the command API (records of answers and reference data that
-// are not events), the webhook dispatcher (its delivery ledger) and the monitor (its rounds and leases).
+// are not events), the webhook dispatcher (its delivery ledger) and the monitor (its rounds, leases and policy snapshots).
 // Any process may read any of them.
 
 export interface ReadModels

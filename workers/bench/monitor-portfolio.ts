@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import type { PolicyIssued } from '@cropcover/contracts';
 import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
@@ -12,11 +14,15 @@ import { runMonitorTick } from '../src/monitor/monitor-tick';
 
 // The policy monitor at portfolio scale (issue 12): N policies due the same day, their fields on a few
 // hundred cells of one grid source (many policies read one cell), one pass of the monitor with an
-// injected clock. Prints policies/s, peak RSS and heap. Further days (BENCH_DAYS) run a pass each on the
-// following days with no new readings: what the monitor does when nothing happened.
+// injected clock. Prints policies/s, this process's and the database backends' CPU per policy, transactions
+// per policy, peak RSS and heap. Further days (BENCH_DAYS) run a pass each on the following days with no
+// new readings: what the monitor does when nothing happened. BENCH_HISTORY gives every policy that many
+// recorded evaluations before the first pass, as a policy has on day 365: the first pass then loads each
+// policy from its whole stream (no snapshot yet) and the next ones from the snapshot the first one wrote.
 // Usage: npx tsx workers/bench/monitor-portfolio.ts   (BENCH_POLICIES, default 100000; BENCH_CELLS, default
-// 1000; BENCH_DAYS, default 2; BENCH_POOL, default 10 connections as in production; BENCH_CONCURRENCY,
-// default the monitor's; DATABASE_URL).
+// 1000; BENCH_DAYS, default 2; BENCH_HISTORY, default 0; BENCH_POOL, default 10 connections as in
+// production; BENCH_CONCURRENCY, default the monitor's; BENCH_CPU_PROFILE, a file to write the last pass's
+// CPU profile to; DATABASE_URL).
 // Creates a scratch database cc_bench_monitor_* on the server and drops it.
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,6 +31,8 @@ const CELLS = Number(process.env.BENCH_CELLS ?? 1_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 2);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 const CONCURRENCY = process.env.BENCH_CONCURRENCY === undefined ? undefined : Number(process.env.BENCH_CONCURRENCY);
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 const GOAL_POLICIES_PER_SECOND = 500;
 
 const SOURCE_ID = 'src-grid-bench';
@@ -76,15 +84,36 @@ const seed = async (): Promise<void> => {
     from unnest(${Array.from({ length: CELLS }, (_, n) => cellOf(n))}::text[]) with ordinality as cells(location, n)
     cross join (values ('rainfall_mm'), ('wind_speed_ms')) as series(index)
     cross join generate_series(${TERM.start}::date, ${READINGS_UNTIL}::date, interval '1 day') as day`.execute(db);
-  const template = policyStory({
+  const story = policyStory({
     policyId: 'template',
     organizationId: 'org-bench',
     perils: PERILS,
     termStart: TERM.start,
     termEnd: TERM.end,
     issuedAt: ISSUED_AT,
-  }).events[0]!;
+  });
+  const template = story.events[0]!;
   const issued = template.data as PolicyIssued;
+  // A recorded drought evaluation, repeated through March to May as the history of every policy.
+  const rainfall = Array.from({ length: 30 }, (_, day) => ({
+    date: `2026-03-${String(day + 1).padStart(2, '0')}`,
+    value: 3,
+    revision: 1,
+  }));
+  story.takeNew();
+  story.evaluate({ drought: rainfall }, '2026-03-31T00:05:00.000Z');
+  const evaluated = story.takeNew().find((event) => event.type === 'TriggerEvaluated')!;
+  const historyOf = (policyId: string) =>
+    Array.from({ length: HISTORY }, (_, at) => {
+      const evaluatedAt = new Date(
+        Date.parse(`${TERM.start}T00:05:00.000Z`) + Math.floor((at * 92) / HISTORY) * 86_400_000,
+      );
+      return {
+        type: evaluated.type,
+        data: { ...(evaluated.data as object), policy_id: policyId, evaluated_at: evaluatedAt.toISOString() },
+        metadata: { ...evaluated.metadata, event_id: randomUUID() },
+      };
+    });
   let next = 0;
   const writer = async (): Promise<void> => {
     for (let i = next++; i < POLICIES; i = next++) {
@@ -103,7 +132,10 @@ const seed = async (): Promise<void> => {
       };
       await eventStore.append(
         `policy-${policyId}`,
-        [{ type: template.type, data, metadata: { ...template.metadata, event_id: randomUUID() } }],
+        [
+          { type: template.type, data, metadata: { ...template.metadata, event_id: randomUUID() } },
+          ...historyOf(policyId),
+        ],
         'no_stream',
       );
     }
@@ -115,7 +147,7 @@ const seed = async (): Promise<void> => {
 const seedStarted = performance.now();
 await seed();
 console.log(
-  `seeded ${POLICIES} policies on ${CELLS} cells in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+  `seeded ${POLICIES} policies (${HISTORY} recorded evaluations each) on ${CELLS} cells in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
 );
 
 let peakRss = 0;
@@ -130,6 +162,29 @@ const clock = settableClock(FIRST_PASS);
 const metrics = createMonitorMetrics();
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
+// The database's side, from outside: the CPU its backends serving this database used (from /proc, as the
+// server runs on this machine; pg_stat_statements is not loaded) and the transactions it committed. The
+// pool closes idle connections, so each backend is sampled through the pass: a backend's share is its last
+// sample less its first (0 for one that started during the pass).
+const backendCpuMs = new Map<number, { first: number; last: number }>();
+const sampleBackends = async (): Promise<number> => {
+  const { rows } = await pool.query<{ pid: number; commits: string }>(
+    `select a.pid, d.xact_commit as commits from pg_stat_activity a join pg_stat_database d on d.datname = a.datname
+     where a.datname = $1 and a.pid <> pg_backend_pid()`,
+    [name],
+  );
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Linux counts process CPU in ticks of 10 ms.
+    const cpuMs = (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+    const known = backendCpuMs.get(pid);
+    backendCpuMs.set(pid, { first: known?.first ?? 0, last: cpuMs });
+  }
+  return Number(rows[0]?.commits ?? 0);
+};
+const databaseCpuMs = (): number => [...backendCpuMs.values()].reduce((sum, { first, last }) => sum + last - first, 0);
+
 try {
   for (let day = 0; day < DAYS; day += 1) {
     clock.set(new Date(Date.parse(FIRST_PASS) + day * 86_400_000));
@@ -139,10 +194,27 @@ try {
     peakRss = 0;
     peakHeap = 0;
     const started = performance.now();
+    backendCpuMs.clear();
+    const commitsBefore = await sampleBackends();
+    for (const backend of backendCpuMs.values()) backend.first = backend.last;
+    const backendSampler = setInterval(() => void sampleBackends(), 500);
+    const profiler = day === DAYS - 1 && CPU_PROFILE !== undefined ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const cpuBefore = process.cpuUsage();
     const tick = await runMonitorTick({ deps: { eventStore, db }, clock, logger, metrics, concurrency: CONCURRENCY });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(CPU_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
+    clearInterval(backendSampler);
+    const commitsAfter = await sampleBackends();
     sampleMemory();
     const handled = tick.evaluated + tick.closed + tick.failed;
     const rate = handled / seconds;
@@ -154,6 +226,8 @@ try {
         policies_per_second: Math.round(rate),
         // This process's own CPU per policy: what the machine's load does not change much.
         node_cpu_ms_per_policy: Number(((cpu.user + cpu.system) / 1000 / handled).toFixed(2)),
+        database_cpu_ms_per_policy: Number((databaseCpuMs() / handled).toFixed(2)),
+        transactions_per_policy: Number(((commitsAfter - commitsBefore) / handled).toFixed(2)),
         events_appended: (await events()) - eventsBefore,
         peak_rss: mib(peakRss),
         peak_heap: mib(peakHeap),

@@ -5,6 +5,7 @@ import {
   evaluationEvents,
   evaluationResult,
   isClosingDue,
+  type PerilAssessor,
   type Policy,
   policyAggregate,
   policyDataSources,
@@ -28,6 +29,8 @@ export interface LiveEvaluation {
   readonly position: GlobalPosition | undefined;
   /** Whether anything was appended: a daily round that repeats the last evaluation appends nothing. */
   readonly recorded: boolean;
+  /** The policy's stream as the evaluation left it. */
+  readonly stream: LoadedStream<Policy>;
 }
 
 /** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
@@ -35,6 +38,8 @@ export interface LiveEvaluation {
  *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
 export interface DailyRound {
   readonly readReadings: ReadReadingHistory;
+  /** Works each trigger outcome out once for all the pass's policies that read the same series. */
+  readonly assessor: PerilAssessor;
 }
 
 export interface LiveEvaluationOptions {
@@ -61,10 +66,12 @@ const recordedEvaluation = async (
   const earlier = evaluationEvents(events, evaluationId);
   if (earlier.length === 0) return undefined;
   const state = events.reduce(policyAggregate.evolve, policyAggregate.initial);
+  const position = recorded.at(-1)?.position;
   return {
     result: evaluationResult(visibleIssuedPolicy(state, context.actor), earlier),
-    position: recorded.at(-1)?.position,
+    position,
     recorded: true,
+    stream: { state, expected: recorded.at(-1)!.revision, position },
   };
 };
 
@@ -111,7 +118,10 @@ export const liveEvaluation = async (
     stream,
     policyAggregate,
     (state) => {
-      decided = evaluatePolicy({ actor: context.actor, evaluationId, readings, now: context.now }, state);
+      decided = evaluatePolicy(
+        { actor: context.actor, evaluationId, readings, now: context.now, assessor: options.dailyRound?.assessor },
+        state,
+      );
       const repeat =
         options.dailyRound !== undefined && repeatsLatestEvaluation(visibleIssuedPolicy(state, context.actor), decided);
       return repeat ? [] : decided;
@@ -123,5 +133,6 @@ export const liveEvaluation = async (
     result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
     recorded: outcome.appended !== undefined,
+    stream: { state: outcome.state, expected: outcome.expected, position: outcome.position },
   };
 };

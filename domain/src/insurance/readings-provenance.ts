@@ -36,18 +36,18 @@ export const readingsDigest = (readings: readonly IndexObservation[]): string =>
   return `sha256:${hash.digest('hex')}`;
 };
 
-/** What an evaluation of one peril read, to be recorded with it. */
-export const provenanceOf = (
-  data: PerilDataSource,
+/** What an evaluation's aggregate read of a list of readings, whichever source the list came from. */
+export type ReadingsUsed = Omit<ReadingsProvenance, keyof PerilDataSource>;
+
+export const readingsUsedOf = (
   aggregation: TriggerAggregation,
   readings: readonly IndexObservation[],
   windowStart: string,
   windowEnd: string,
-): ReadingsProvenance => {
+): ReadingsUsed => {
   const { from, to } = readingsUsedRange(aggregation, windowStart, windowEnd);
   const used = readingsIn(readings, from, to);
   return {
-    ...data,
     aggregate: aggregation.kind,
     readings_from: from,
     readings_to: to,
@@ -55,3 +55,12 @@ export const provenanceOf = (
     digest: readingsDigest(used),
   };
 };
+
+/** What an evaluation of one peril read, to be recorded with it. */
+export const provenanceOf = (
+  data: PerilDataSource,
+  aggregation: TriggerAggregation,
+  readings: readonly IndexObservation[],
+  windowStart: string,
+  windowEnd: string,
+): ReadingsProvenance => ({ ...data, ...readingsUsedOf(aggregation, readings, windowStart, windowEnd) });

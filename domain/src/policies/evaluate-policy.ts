@@ -4,11 +4,11 @@ import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar-date';
 import { amountDueMinor, payoutFor } from '../insurance/payout';
 import type { ReadingHistory } from '../insurance/reading-history';
-import { provenanceOf } from '../insurance/readings-provenance';
 import { severityFraction } from '../insurance/severity';
 import { refuseClosedPolicy } from './close-policy';
 import { payoutIdFor } from './payout-id';
 import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
+import { assessEachTime, type PerilAssessor } from './peril-assessor';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
@@ -18,6 +18,8 @@ export interface EvaluatePolicy {
   /** Each peril's readings over the term from its frozen data, as the caller loaded them. */
   readonly readings: ReadingHistory;
   readonly now: Date;
+  /** How the perils' outcomes are worked out: once per evaluation unless the caller shares them. */
+  readonly assessor?: PerilAssessor;
 }
 
 /** Whether a live evaluation may run at all: not on a lapsed policy, nor on a closed one or one whose
@@ -47,7 +49,8 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
   const skipped: Peril[] = [];
   const reasons: SkipReasons = {};
   let paidMinor = policy.paidMinor;
-  for (const { cover, outcome } of assessPerils(policy, command.readings, asOf, policyTerm(policy))) {
+  const assessor = command.assessor ?? assessEachTime;
+  for (const { cover, outcome } of assessPerils(policy, command.readings, asOf, policyTerm(policy), assessor)) {
     const { peril, trigger_index, comparison } = cover.terms;
     if (outcome.observedValue === null) {
       skipped.push(peril);
@@ -69,7 +72,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         observed_value: outcome.observedValue,
         readings_used: outcome.readingsUsed,
         coverage: coverageOnTheWire(outcome.coverage),
-        provenance: provenanceOf(
+        provenance: assessor.provenance(
           cover.data,
           cover.terms.aggregation,
           command.readings[peril] ?? [],

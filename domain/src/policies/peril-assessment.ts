@@ -1,7 +1,8 @@
 import type { DataCoverage } from '@cropcover/contracts';
 import type { CoverTerm } from '../insurance/cover-term';
 import type { ReadingHistory } from '../insurance/reading-history';
-import { type Coverage, evaluateTrigger, type TriggerOutcome } from '../insurance/trigger-evaluation';
+import type { Coverage, TriggerOutcome } from '../insurance/trigger-evaluation';
+import { assessEachTime, type PerilAssessor } from './peril-assessor';
 import type { IssuedPolicy, PerilCover } from './policy';
 
 export interface PerilAssessment {
@@ -15,10 +16,11 @@ export const assessPerils = (
   readings: ReadingHistory,
   asOf: string,
   term: CoverTerm,
+  assessor: PerilAssessor = assessEachTime,
 ): PerilAssessment[] =>
   policy.perils.map((cover) => ({
     cover,
-    outcome: evaluateTrigger(cover.terms, readings[cover.terms.peril] ?? [], asOf, term),
+    outcome: assessor.outcome(cover.terms, readings[cover.terms.peril] ?? [], asOf, term),
   }));
 
 export const policyTerm = (policy: IssuedPolicy): CoverTerm => ({

@@ -87,6 +87,7 @@ describe('read-model migrations', () => {
       'policy_evaluations',
       'policy_monitor_rounds',
       'policy_payouts',
+      'policy_snapshots',
       'projection_checkpoints',
       'webhook_breach_positions',
       'webhook_deliveries',

@@ -17,6 +17,7 @@ import { policyMonitorRounds } from './0013-policy-monitor-rounds';
 import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-context';
 import { indexReadingVersions } from './0015-index-reading-versions';
 import { webhookBreachPositions } from './0016-webhook-breach-positions';
+import { policySnapshots } from './0017-policy-snapshots';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0014-webhook-delivery-trace-context': webhookDeliveryTraceContext,
   '0015-index-reading-versions': indexReadingVersions,
   '0016-webhook-breach-positions': webhookBreachPositions,
+  '0017-policy-snapshots': policySnapshots,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,11 +1,12 @@
 import { sharedReadingHistory } from '@cropcover/application';
-import { utcDate } from '@cropcover/domain';
+import { sharedPerilAssessor, utcDate } from '@cropcover/domain';
 import type { Clock, Logger } from '@cropcover/runtime';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import type { MonitorMetrics } from './monitor-metrics';
 import { monitorPolicy } from './monitor-policy';
 import { claimDuePolicies, finishRounds, releaseLeases } from './policy-claim';
+import { keepPolicySnapshots, type PolicyAtRevision, readPolicySnapshots } from './policy-snapshots';
 
 /** Policies worked on at once. Each holds a pooled connection only for one statement at a time, so 8
  *  keeps two cores busy (profile: the one-at-a-time monitor was idle on round trips) and leaves the
@@ -35,7 +36,9 @@ export interface MonitorTick {
 }
 
 /** One pass over the policies with work today: claims them in leased batches, works through each batch
- *  a few policies at a time, on readings the pass reads once per series. A policy that fails is logged
+ *  a few policies at a time, on readings the pass reads once per series and trigger outcomes it works
+ *  out once per series, terms and day, loading each policy from its
+ *  snapshot and keeping the snapshots the batch moved on in one statement. A policy that fails is logged
  *  and counted, and the others go on; its lease is given back and the next pass tries it again. */
 export const runMonitorTick = async ({
   deps,
@@ -48,7 +51,7 @@ export const runMonitorTick = async ({
 }: MonitorTickOptions): Promise<MonitorTick> => {
   const tickId = uuidv7();
   const leaseId = uuidv4();
-  const dailyRound = { readReadings: sharedReadingHistory(deps.db) };
+  const dailyRound = { readReadings: sharedReadingHistory(deps.db), assessor: sharedPerilAssessor() };
   const tally = { evaluated: 0, unchanged: 0, closed: 0, failed: 0 };
   let after = '';
   while (!isStopping()) {
@@ -59,6 +62,8 @@ export const runMonitorTick = async ({
     if (claim.lastDue === undefined) break;
     after = claim.lastDue;
     const batch = claim.policyIds;
+    const snapshots = await readPolicySnapshots(deps.db, batch);
+    const moved: PolicyAtRevision[] = [];
     const finished: string[] = [];
     const unfinished: string[] = [];
     let next = 0;
@@ -70,8 +75,12 @@ export const runMonitorTick = async ({
           continue;
         }
         try {
-          const outcome = await monitorPolicy(deps, policyId, now, tickId, dailyRound);
+          const snapshot = snapshots.get(policyId);
+          const outcome = await monitorPolicy(deps, policyId, now, tickId, dailyRound, snapshot);
           finished.push(policyId);
+          const { state, expected, position } = outcome.stream;
+          if (typeof expected === 'number' && position !== undefined && expected !== snapshot?.revision)
+            moved.push({ policyId, snapshot: { state, revision: expected, position }, replaces: snapshot?.revision });
           if (outcome.evaluated) {
             tally.evaluated += 1;
             metrics.evaluated.inc();
@@ -94,6 +103,7 @@ export const runMonitorTick = async ({
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
     await finishRounds(deps.db, finished, today, leaseId);
+    await keepPolicySnapshots(deps.db, moved);
     await releaseLeases(deps.db, unfinished, leaseId);
   }
   if (tally.evaluated + tally.closed + tally.failed > 0)

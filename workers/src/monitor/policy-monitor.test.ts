@@ -1,8 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { backtestEvaluation, liveEvaluation, recordIndexReadings } from '@cropcover/application';
+import {
+  backtestEvaluation,
+  liveEvaluation,
+  loadStream,
+  recordIndexReadings,
+  sharedReadingHistory,
+} from '@cropcover/application';
 import type { ReadingIndex } from '@cropcover/contracts';
-import { fieldLocation, organizationFieldSourceId, policyStream } from '@cropcover/domain';
+import {
+  fieldLocation,
+  organizationFieldSourceId,
+  POLICY_STATE_VERSION,
+  policyAggregate,
+  policySnapshotOf,
+  policyStream,
+  sharedPerilAssessor,
+} from '@cropcover/domain';
 import type { EventMetadata } from '@cropcover/eventstore';
 import { type Projector, readModelProjections, startProjector } from '@cropcover/projector';
 import {
@@ -18,8 +32,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MONITOR_SUBJECT, monitorContext } from './monitor-context';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import { createMonitorMetrics } from './monitor-metrics';
+import { monitorPolicy } from './monitor-policy';
 import { runMonitorTick } from './monitor-tick';
 import { startPolicyMonitor } from './policy-monitor';
+import { readPolicySnapshots } from './policy-snapshots';
 
 // The monitor composed from the real pieces: the PostgreSQL event store, the projector keeping the
 // policies read model, and the command side's live evaluation, with a clock the tests move.
@@ -437,5 +453,125 @@ describe('policy monitor', () => {
     expect(await counted('policy_monitor_evaluations_unchanged_total')).toBe(1);
     expect(await counted('policy_monitor_policies_failed_total')).toBe(0);
     expect(await counted('policy_monitor_policies_closed_total')).toBe(0);
+  });
+});
+
+describe('policy snapshots', () => {
+  /** The policy's snapshot as the monitor would load it, and its state from the whole stream. */
+  const snapshotAndReplay = async (world: World, policyId: string) => {
+    const snapshot = (await readPolicySnapshots(world.t.db, [policyId])).get(policyId);
+    const replayed = await loadStream(world.t.eventStore, policyStream(policyId), policyAggregate);
+    return { snapshot, replayed };
+  };
+
+  it('keeps the state a round left, and the next round decides on it and the events recorded since', async () => {
+    const world = await openWorld();
+    await world.issue('p-snap');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    await world.tick();
+    const first = await snapshotAndReplay(world, 'p-snap');
+    expect(first.snapshot).toEqual({
+      state: first.replayed.state,
+      revision: first.replayed.expected,
+      position: first.replayed.position,
+    });
+
+    // A user's evaluation pays a deeper flood after the snapshot was taken.
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-03', value: 100 }]);
+    const user = monitorContext('org-a', new Date('2026-03-04T09:00:00.000Z'), 'request-1');
+    await liveEvaluation(world.deps, user, 'p-snap');
+    const paid = (await world.events('p-snap')).filter((event) => event.type === 'PayoutApproved');
+    expect(paid).toHaveLength(2);
+    // Loading from the snapshot reads the events after it: the state of the whole stream.
+    const stream = policyStream('p-snap');
+    const fromSnapshot = await loadStream(world.t.eventStore, stream, policyAggregate, first.snapshot);
+    const whole = await loadStream(world.t.eventStore, stream, policyAggregate);
+    expect({ ...fromSnapshot, from: undefined }).toEqual(whole);
+
+    // The next round reads the events after the snapshot: it pays nothing again, and moves the snapshot on.
+    world.clock.set('2026-03-05T00:05:00.000Z');
+    expect(await world.tick()).toMatchObject({ evaluated: 1, failed: 0 });
+    expect((await world.events('p-snap')).filter((event) => event.type === 'PayoutApproved')).toHaveLength(2);
+    const later = await snapshotAndReplay(world, 'p-snap');
+    expect(later.snapshot?.revision).toBe(later.replayed.expected);
+    expect(later.snapshot?.state).toEqual(later.replayed.state);
+  });
+
+  it('reads what was recorded after the snapshot before it takes a round that appended nothing as done', async () => {
+    const world = await openWorld();
+    const story = await world.issue('p-lapsing');
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    // No readings: the evaluation records why it skipped the flood, and would repeat that on later days.
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    const { snapshot } = await snapshotAndReplay(world, 'p-lapsing');
+    // The policy lapses after the snapshot: nothing is due on it any more.
+    story.lapse('premium not paid', '2026-03-02T12:00:00.000Z');
+    await world.t.eventStore.append(story.streamId, story.takeNew(), snapshot!.revision);
+
+    const dailyRound = { readReadings: sharedReadingHistory(world.t.db), assessor: sharedPerilAssessor() };
+    const round = await monitorPolicy(
+      world.deps,
+      'p-lapsing',
+      new Date('2026-03-03T00:05:00.000Z'),
+      'tick-1',
+      dailyRound,
+      snapshot,
+    );
+    expect(round).toMatchObject({ evaluated: false, unchanged: false, closed: false });
+    expect(round.stream.expected).toBe(snapshot!.revision + 1);
+    expect(round.stream.state).toMatchObject({ status: 'lapsed' });
+  });
+
+  it('reads the whole stream when the log has not reached the snapshot', async () => {
+    const world = await openWorld();
+    await world.issue('p-ahead');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    await world.tick();
+    // The read store was restored from a backup taken after the log's: its snapshot is ahead of the stream.
+    await world.t.db
+      .updateTable('policy_snapshots')
+      .set((eb) => ({ stream_revision: eb('stream_revision', '+', 5) }))
+      .where('policy_id', '=', 'p-ahead')
+      .execute();
+
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-02', value: 300 }]);
+    world.clock.set('2026-03-03T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
+    expect((await world.events('p-ahead')).filter((event) => event.type === 'PayoutApproved')).toHaveLength(2);
+    const { snapshot, replayed } = await snapshotAndReplay(world, 'p-ahead');
+    expect(snapshot?.state).toEqual(replayed.state);
+  });
+
+  it('reads the whole stream instead of a snapshot that is damaged or of another state version, and writes it again', async () => {
+    const world = await openWorld();
+    const { state: issued } = await world.issue('p-damaged');
+    await world.readings(FLOOD);
+    world.clock.set('2026-03-02T00:05:00.000Z');
+    await world.tick();
+    const { replayed } = await snapshotAndReplay(world, 'p-damaged');
+    const recorded = (await world.events('p-damaged')).length;
+    // Snapshots that would make the monitor pay the flood again, were they believed: the policy as issued,
+    // unpaid. One is stored under the digest of the true state, one under an old state version.
+    const unpaid = policySnapshotOf(issued);
+    const truth = policySnapshotOf(replayed.state);
+    const untrusted = [
+      { state: unpaid.state, digest: truth.digest, state_version: POLICY_STATE_VERSION },
+      { state: unpaid.state, digest: unpaid.digest, state_version: POLICY_STATE_VERSION - 1 },
+    ];
+    for (const [at, row] of untrusted.entries()) {
+      await world.t.db.updateTable('policy_snapshots').set(row).where('policy_id', '=', 'p-damaged').execute();
+      world.clock.set(`2026-03-0${3 + at}T00:05:00.000Z`);
+      expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
+      expect(await world.events('p-damaged')).toHaveLength(recorded);
+      expect((await snapshotAndReplay(world, 'p-damaged')).snapshot?.state).toEqual(replayed.state);
+    }
+
+    // A missing one is written again too.
+    await world.t.db.deleteFrom('policy_snapshots').execute();
+    world.clock.set('2026-03-05T00:05:00.000Z');
+    expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
+    expect((await snapshotAndReplay(world, 'p-damaged')).snapshot?.state).toEqual(replayed.state);
   });
 });

@@ -1,5 +1,5 @@
 import type { NullableCalendarDateColumn } from '../../calendar-date-column';
-import type { NullableTimestamp } from '../../columns';
+import type { NullableTimestamp, PositionColumn } from '../../columns';
 
 /** The monitor's ledger of its daily rounds, one row per policy it has claimed at least once. An
  *  evaluation that changed nothing appends no event, so the day of the last round is kept here, not in
@@ -15,6 +15,24 @@ export interface PolicyMonitorRoundsTable {
   leased_until: NullableTimestamp;
 }
 
+/** Each policy's state as of one revision of its stream, kept by the monitor so loading a policy reads
+ *  only the events after it (domain `policy-snapshot.ts`). A cache of the log: a missing row, or one of
+ *  another state version or not matching its digest, means the stream is read whole, and the monitor
+ *  writes the row again. */
+export interface PolicySnapshotsTable {
+  policy_id: string;
+  /** The revision of the stream's last event the state includes. */
+  stream_revision: number;
+  /** Where that event is in the log. */
+  position_commit: PositionColumn;
+  position_prepare: PositionColumn;
+  state_version: number;
+  /** The state as JSON text, exactly as its digest was taken. */
+  state: string;
+  digest: string;
+}
+
 export interface PolicyMonitorTables {
   policy_monitor_rounds: PolicyMonitorRoundsTable;
+  policy_snapshots: PolicySnapshotsTable;
 }
