@@ -40,12 +40,22 @@ export const registerWithShareableId = <State, Event extends DomainEvent>(
           { streamId: shareableIdStream(code), events: [claim], expected: 'no_stream' },
           { streamId, events: events.map((event) => toNewEvent(event, context)), expected: 'no_stream' },
         ]);
-        return { state: events.reduce(aggregate.evolve, aggregate.initial), appended, position: appended!.position };
+        return {
+          state: events.reduce(aggregate.evolve, aggregate.initial),
+          expected: appended!.nextExpectedRevision,
+          appended,
+          position: appended!.position,
+        };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (error.streamId === streamId) {
           const existing = await loadStream(eventStore, streamId, aggregate);
-          return { state: existing.state, appended: undefined, position: existing.position };
+          return {
+            state: existing.state,
+            expected: existing.expected,
+            appended: undefined,
+            position: existing.position,
+          };
         }
         if (draw >= MAX_DRAWS) throw error;
       }
