@@ -240,6 +240,20 @@ try {
         `goal ≥ ${GOAL_POLICIES_PER_SECOND} policies/s: ${rate >= GOAL_POLICIES_PER_SECOND ? 'met' : 'NOT met'}`,
       );
   }
+  // What each unit costs on disk, indexes included (vacuumed first so dead rows do not count): inputs of
+  // docs/scaling.md.
+  await pool.query('vacuum analyze');
+  const { rows: storage } = await pool.query<{ unit: string; bytes: string; count: string }>(
+    `select 'event' as unit, pg_total_relation_size('events')::text as bytes, (select count(*) from events)::text as count
+     union all select 'reading', pg_total_relation_size('index_readings')::text, (select count(*) from index_readings)::text
+     union all select 'policy row', pg_total_relation_size('policies')::text, (select count(*) from policies)::text
+     union all select 'evaluation row', pg_total_relation_size('policy_evaluations')::text,
+       (select count(*) from policy_evaluations)::text
+     union all select 'snapshot', pg_total_relation_size('policy_snapshots')::text, (select count(*) from policy_snapshots)::text`,
+  );
+  console.log(
+    `on disk: ${storage.map(({ unit, bytes, count }) => `${Math.round(Number(bytes) / Math.max(1, Number(count)))} bytes per ${unit} (${count})`).join(', ')}`,
+  );
 } finally {
   clearInterval(sampler);
   await eventStore.close();
