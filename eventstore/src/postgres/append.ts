@@ -9,8 +9,8 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // writer that raced us to the same revision makes the insert fail on events_stream_revision_key once it
 // commits. (The insert takes the appending lock: schema.ts.)
 // The statement also notifies subscribers, at its commit, of the position of its last event. PostgreSQL
-// commits notifying transactions one at a time; a store runs one append statement at a time anyway (group
-// commit), so this only orders the commits of different processes, and it saves a NOTIFY transaction per
+// commits notifying transactions one at a time; a store runs few append statements at once (group commit:
+// two by default, each for many appends), so this costs little, and it saves a NOTIFY transaction per
 // statement, which cost as much CPU as the append itself (docs/benchmarks.md, Event store).
 const APPEND_TO_STREAMS: pg.QueryConfig = {
   name: 'cropcover.eventstore.append-to-streams',

@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { AppendResult } from '../port';
 import { appendAllOrNone, conflict, type EncodedAppend, isRevisionConflict, runAppends } from './append';
 
-// Group commit: appends that arrive while the process already has `maxStatementsInFlight` append statements
-// running wait, and the next free slot takes all of them (up to `maxAppendsPerStatement`, one per stream) in
+// Group commit: an append waits for the end of the event-loop turn (so the appends made in one turn go
+// together) and, while the process already has `maxStatementsInFlight` append statements running, for a
+// free slot; the next statement takes all the waiting ones (up to `maxAppendsPerStatement`, one per stream) in
 // one statement, so one transaction and one fsync serve many writers. Each append still passes or fails on its
 // own expected revision (the statement inserts only those that passed), and is answered only once that
 // statement committed. If the shared statement fails as a whole (a writer elsewhere raced one of its streams,
@@ -44,7 +45,12 @@ export const createGroupCommit = (pool: pg.Pool, options: GroupCommitOptions): G
       taken.push(next);
       waiting.splice(i, 1);
     }
-    return taken;
+    // Inserted in stream order: two processes whose statements share streams then take those streams'
+    // index entries in the same order and never wait on each other in a cycle (a deadlock PostgreSQL
+    // would break only after deadlock_timeout). Appends to different streams have no order of their own.
+    return taken.sort((a, b) =>
+      a.append.streamId < b.append.streamId ? -1 : a.append.streamId > b.append.streamId ? 1 : 0,
+    );
   };
 
   const runAlone = async ({ append, resolve, reject }: WaitingAppend): Promise<void> => {
