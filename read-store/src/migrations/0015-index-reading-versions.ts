@@ -8,6 +8,10 @@ import { type Kysely, sql } from 'kysely';
 // twice, not even after a truncate: a cache only compares for equality.
 export const indexReadingVersions = {
   async up(db: Kysely<unknown>): Promise<void> {
+    // Writers of readings (an older process during a rolling deploy) wait until the triggers exist: a
+    // reading written between the backfill below and the triggers would leave its location without a
+    // version, which caches read as "no readings". The lock lasts until the migration commits.
+    await sql`lock table index_readings in share row exclusive mode`.execute(db);
     await sql`create sequence index_reading_version_seq`.execute(db);
     await db.schema
       .createTable('index_reading_versions')
