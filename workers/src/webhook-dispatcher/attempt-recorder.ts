@@ -57,11 +57,14 @@ const recordAttempts = async (db: Kysely<ReadModels>, attempts: readonly Answere
              lease_id = null, leased_until = null
         from answered a
        where d.event_id = a.event_id and d.webhook_id = a.webhook_id and d.lease_id = a.lease_id
-      returning d.event_id, d.webhook_id
+      returning d.event_id, d.webhook_id, a.lease_id
     )
     insert into webhook_delivery_attempts (event_id, webhook_id, attempt, attempted_at, status_code, latency_ms, error)
     select a.event_id, a.webhook_id, a.attempt, a.attempted_at, a.status_code, a.latency_ms, a.error
-      from answered a join settled s on s.event_id = a.event_id and s.webhook_id = a.webhook_id
+      from answered a
+      -- By lease too: one delivery sent twice under two leases (the first ran out during a stall) may be
+      -- answered twice in one batch; only the attempt whose lease settled it is recorded.
+      join settled s on s.event_id = a.event_id and s.webhook_id = a.webhook_id and s.lease_id = a.lease_id
     returning event_id, webhook_id`.execute(db);
   return new Set(rows.map(keyOf));
 };
