@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 /** `column = any(…)` of a batch's keys, as one text[] parameter however many keys there are. */
 export const anyOf = (keys: readonly string[]) => sql<string>`any(${keys}::text[])`;
 
-// Money is bigint minor units: a bigint travels as its decimal text, which int8's input reads exactly.
+// A bigint (int8 columns come back from node-postgres as one) travels as its decimal text, which int8's
+// input reads exactly; JSON.stringify would throw on it.
 const exactBigints = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
 
 /**
