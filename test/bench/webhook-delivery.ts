@@ -67,8 +67,10 @@ const api = apiClient(service.baseUrl);
 
 let peakServiceRss = 0;
 let peakBrokerRss = 0;
-// scripts/kafka-broker keeps each port's broker state apart.
-const brokerPid = readFileSync(`${repositoryRoot}.kafka/port-${brokers.split(':').at(-1)}/broker.pid`, 'utf8').trim();
+// scripts/kafka-broker keeps the default port's broker state in .kafka and any other port's apart.
+const brokerPort = brokers.split(':').at(-1);
+const brokerState = brokerPort === '9092' ? '.kafka' : `.kafka/port-${brokerPort}`;
+const brokerPid = readFileSync(`${repositoryRoot}${brokerState}/broker.pid`, 'utf8').trim();
 const sampleRss = async (): Promise<void> => {
   const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
   const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0);
