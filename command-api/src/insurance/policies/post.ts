@@ -3,7 +3,6 @@ import {
   handleCommand,
   type LoadedStream,
   loadPolicyDataSources,
-  loadPricingHistory,
   loadStream,
 } from '@cropcover/application';
 import { PolicyIssueRequest } from '@cropcover/contracts';
@@ -88,7 +87,8 @@ const issueNewPolicy = async (
     choice: request.data_sources,
     defaults: deps.indexSourceDefaults,
   });
-  const history = await loadPricingHistory(deps.pricingReadings, dataSources);
+  // Every reading each peril's data holds: the pricing picks the complete past seasons itself.
+  const history = await deps.pricingReadings({ sources: dataSources });
   return handleCommand(
     deps.eventStore,
     policyStream(policyId),
