@@ -76,86 +76,92 @@ const asIssued = (state: Policy): IssuedPolicy => {
 const eventsOf = <Type extends PolicyEvent['type']>(events: readonly PolicyEvent[], type: Type) =>
   events.flatMap((event) => (event.type === type ? [event.data as Extract<PolicyEvent, { type: Type }>['data']] : []));
 
+const MAX_ROUNDS = 3;
+
 describe('payout properties over random readings and evaluation sequences', () => {
   it('never pay beyond the sum insured nor after closing, pay an unchanged breach nothing, a deeper one only the difference, and record each overpayment once', () => {
     let overpaymentsSeen = 0;
-    fc.assert(
-      fc.property(scenarioArbitrary, ({ perils, sumInsured, steps }) => {
-        let state = issued(perils, sumInsured);
-        let stored: FieldReadings = { rainfall_mm: [], ndvi: [], wind_speed_ms: [] };
-        const log: PolicyEvent[] = [];
-        steps.forEach((step, at) => {
-          stored = upsert(stored, step.pushed);
-          const command = {
-            actor: insurer,
-            evaluationId: `e${at}`,
-            readings: readingsByPeril(stored),
-            now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
-          };
-          const before = asIssued(state);
-          if (addDays(termStart, step.day) >= closingDate(before)) {
-            // Finality: from the closing date nothing is evaluated, so nothing is paid.
-            expect(() => evaluatePolicy(command, state)).toThrow(expect.objectContaining({ code: 'policy_closed' }));
-            return;
-          }
-          const events = evaluatePolicy(command, state);
-          // Deciding again on the same state (a retry after a conflict) decides the same.
-          expect(evaluatePolicy(command, state)).toEqual(events);
-          for (const payout of eventsOf(events, 'PayoutApproved')) {
-            const cover = before.perils.find((candidate) => candidate.terms.peril === payout.peril)!;
-            const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === payout.peril)!;
-            // Paid only above the most that peril was ever paid (nothing is taken back, so that is its total).
-            expect(cover.paidMinor + payout.amount_minor).toBeLessThanOrEqual(evaluated.amount_due_minor!);
-          }
-          state = events.reduce(evolvePolicy, state);
-          log.push(...events);
-          const after = asIssued(state);
-          const paid = eventsOf(log, 'PayoutApproved').reduce((sum, payout) => sum + payout.amount_minor, 0);
-          expect(after.paidMinor).toBe(paid);
-          expect(paid).toBeLessThanOrEqual(sumInsured);
-          for (const cover of after.perils) {
-            const { peril } = cover.terms;
-            // Each peril is paid what its deepest breach is worth, unless the sum insured ran out first.
-            expect(cover.paidMinor).toBeLessThanOrEqual(cover.deepestDueMinor);
-            if (paid < sumInsured) expect(cover.paidMinor).toBe(cover.deepestDueMinor);
-            const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === peril);
-            const recorded = eventsOf(events, 'PayoutOverpaymentRecorded').filter((record) => record.peril === peril);
-            if (evaluated === undefined || evaluated.amount_due_minor! >= cover.paidMinor) {
-              expect(recorded).toEqual([]);
-            } else {
-              // Due less than paid: recorded unless this very amount due was recorded last time.
-              const coverBefore = before.perils.find((candidate) => candidate.terms.peril === peril)!;
-              const due = evaluated.amount_due_minor!;
-              expect(recorded).toEqual(
-                coverBefore.overpaidDueMinor === due
-                  ? []
-                  : [
-                      expect.objectContaining({
-                        amount_paid_minor: cover.paidMinor,
-                        amount_due_minor: due,
-                        difference_minor: cover.paidMinor - due,
-                      }),
-                    ],
-              );
-              expect(cover.overpaidDueMinor).toBe(due);
-              overpaymentsSeen += recorded.length;
+    // Another 300 random runs while none has corrected a reading below what was paid (now and then a
+    // random seed makes none in 300; a clean-clone CI run met one): the property holds in every run
+    // either way, and the check below still fails if the readings never do.
+    for (let round = 1; round <= MAX_ROUNDS && overpaymentsSeen === 0; round += 1)
+      fc.assert(
+        fc.property(scenarioArbitrary, ({ perils, sumInsured, steps }) => {
+          let state = issued(perils, sumInsured);
+          let stored: FieldReadings = { rainfall_mm: [], ndvi: [], wind_speed_ms: [] };
+          const log: PolicyEvent[] = [];
+          steps.forEach((step, at) => {
+            stored = upsert(stored, step.pushed);
+            const command = {
+              actor: insurer,
+              evaluationId: `e${at}`,
+              readings: readingsByPeril(stored),
+              now: new Date(`${addDays(termStart, step.day)}T12:00:00Z`),
+            };
+            const before = asIssued(state);
+            if (addDays(termStart, step.day) >= closingDate(before)) {
+              // Finality: from the closing date nothing is evaluated, so nothing is paid.
+              expect(() => evaluatePolicy(command, state)).toThrow(expect.objectContaining({ code: 'policy_closed' }));
+              return;
             }
-          }
-          // The same evaluation again, on the same readings and day, pays, breaches and records nothing more.
-          const repeat = evaluatePolicy({ ...command, evaluationId: `r${at}` }, state);
-          expect(
-            repeat.filter(
-              (event) =>
-                event.type === 'PayoutApproved' ||
-                event.type === 'TriggerBreached' ||
-                event.type === 'PayoutOverpaymentRecorded',
-            ),
-          ).toEqual([]);
-        });
-        expect(asIssued(state).status).toBe(eventsOf(log, 'PayoutApproved').length > 0 ? 'claimed' : 'active');
-      }),
-      { numRuns: 300 },
-    );
+            const events = evaluatePolicy(command, state);
+            // Deciding again on the same state (a retry after a conflict) decides the same.
+            expect(evaluatePolicy(command, state)).toEqual(events);
+            for (const payout of eventsOf(events, 'PayoutApproved')) {
+              const cover = before.perils.find((candidate) => candidate.terms.peril === payout.peril)!;
+              const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === payout.peril)!;
+              // Paid only above the most that peril was ever paid (nothing is taken back, so that is its total).
+              expect(cover.paidMinor + payout.amount_minor).toBeLessThanOrEqual(evaluated.amount_due_minor!);
+            }
+            state = events.reduce(evolvePolicy, state);
+            log.push(...events);
+            const after = asIssued(state);
+            const paid = eventsOf(log, 'PayoutApproved').reduce((sum, payout) => sum + payout.amount_minor, 0);
+            expect(after.paidMinor).toBe(paid);
+            expect(paid).toBeLessThanOrEqual(sumInsured);
+            for (const cover of after.perils) {
+              const { peril } = cover.terms;
+              // Each peril is paid what its deepest breach is worth, unless the sum insured ran out first.
+              expect(cover.paidMinor).toBeLessThanOrEqual(cover.deepestDueMinor);
+              if (paid < sumInsured) expect(cover.paidMinor).toBe(cover.deepestDueMinor);
+              const evaluated = eventsOf(events, 'TriggerEvaluated').find((trigger) => trigger.peril === peril);
+              const recorded = eventsOf(events, 'PayoutOverpaymentRecorded').filter((record) => record.peril === peril);
+              if (evaluated === undefined || evaluated.amount_due_minor! >= cover.paidMinor) {
+                expect(recorded).toEqual([]);
+              } else {
+                // Due less than paid: recorded unless this very amount due was recorded last time.
+                const coverBefore = before.perils.find((candidate) => candidate.terms.peril === peril)!;
+                const due = evaluated.amount_due_minor!;
+                expect(recorded).toEqual(
+                  coverBefore.overpaidDueMinor === due
+                    ? []
+                    : [
+                        expect.objectContaining({
+                          amount_paid_minor: cover.paidMinor,
+                          amount_due_minor: due,
+                          difference_minor: cover.paidMinor - due,
+                        }),
+                      ],
+                );
+                expect(cover.overpaidDueMinor).toBe(due);
+                overpaymentsSeen += recorded.length;
+              }
+            }
+            // The same evaluation again, on the same readings and day, pays, breaches and records nothing more.
+            const repeat = evaluatePolicy({ ...command, evaluationId: `r${at}` }, state);
+            expect(
+              repeat.filter(
+                (event) =>
+                  event.type === 'PayoutApproved' ||
+                  event.type === 'TriggerBreached' ||
+                  event.type === 'PayoutOverpaymentRecorded',
+              ),
+            ).toEqual([]);
+          });
+          expect(asIssued(state).status).toBe(eventsOf(log, 'PayoutApproved').length > 0 ? 'claimed' : 'active');
+        }),
+        { numRuns: 300 },
+      );
     // The runs did correct readings downwards after payouts, not only upwards.
     expect(overpaymentsSeen).toBeGreaterThan(0);
   });
