@@ -1,4 +1,3 @@
-import { setTimeout } from 'node:timers/promises';
 import {
   type AllStreamStart,
   comparePositions,
@@ -8,7 +7,7 @@ import {
 } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { type ProgressSource, type ProjectionProgress, readCheckpoint } from '@cropcover/read-store';
-import { inSpan, type Logger, linkToCarrier } from '@cropcover/runtime';
+import { inSpan, type Logger, linkToCarrier, pauseUnlessAborted } from '@cropcover/runtime';
 import { type Link, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
@@ -85,6 +84,7 @@ export const startProjector = async ({
     if (positions.length < stored.length || positions.length === 0) return 'start';
     return positions.reduce((lowest, checkpoint) => (comparePositions(checkpoint, lowest) < 0 ? checkpoint : lowest));
   };
+  const stopping = new AbortController();
   const subscription = eventStore.subscribeToAll(
     furthestBehind(),
     (batch) =>
@@ -101,7 +101,7 @@ export const startProjector = async ({
             for (const name of moved) checkpoints.set(name, last.position);
             announce(moved, last.position);
           }
-          if (gatherMs > 0 && batch.length < batchSize) await setTimeout(gatherMs);
+          if (gatherMs > 0 && batch.length < batchSize) await pauseUnlessAborted(gatherMs, stopping.signal);
         },
         ROOT_CONTEXT,
       ),
@@ -123,6 +123,8 @@ export const startProjector = async ({
       return () => listeners.delete(listener);
     },
     stop: async () => {
+      // A batch pausing to gather the next ends its pause, so stopping does not wait it out.
+      stopping.abort();
       await subscription.stop();
       unregisterMetrics?.();
       logger.info({ projections: names }, 'projector stopped');
