@@ -1,21 +1,21 @@
 import { Router } from 'express';
 import type { CommandApiDeps } from './command-api-deps';
-import { deleteFarm } from './farms/[farm_id]/delete';
-import { registerFieldRoute } from './farms/[farm_id]/fields/post';
-import { updateFarmRoute } from './farms/[farm_id]/put';
 import { createFarm } from './farms/create/post';
+import { deleteFarm } from './farms/farm_id/delete';
+import { registerFieldRoute } from './farms/farm_id/fields/post';
+import { updateFarmRoute } from './farms/farm_id/put';
 import { updateOwnFarmerProfile } from './farms/farmers/me/put';
 import { createFarmerProfile } from './farms/farmers/post';
 import { idempotencyKey } from './idempotency/idempotency-key';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
-import { settlePayoutRoute } from './insurance/payouts/[payout_id]/settle/post';
-import { evaluatePolicyRoute } from './insurance/policies/[policy_id]/evaluate/post';
-import { lapsePolicyRoute } from './insurance/policies/[policy_id]/lapse/post';
+import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
+import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
+import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
 import { issuePolicyRoute } from './insurance/policies/post';
 import { quoteRoute } from './insurance/quote/post';
-import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/[webhook_id]/delete';
 import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
+import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
 
 /** Every write of the service; each path's code lives in the folder of the same name. */
 export const createCommandRouter = (deps: CommandApiDeps): Router => {

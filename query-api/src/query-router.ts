@@ -1,19 +1,19 @@
 import { Router } from 'express';
 import { honourConsistencyToken } from './consistency-token';
-import { listFields } from './farms/[farm_id]/fields/get';
-import { getFarm } from './farms/[farm_id]/get';
-import { lookUpFarmer } from './farms/farmers/[platform_farmer_id]/get';
+import { listFields } from './farms/farm_id/fields/get';
+import { getFarm } from './farms/farm_id/get';
 import { getOwnFarmerProfile } from './farms/farmers/me/get';
+import { lookUpFarmer } from './farms/farmers/platform_farmer_id/get';
 import { listIndexReadings } from './insurance/index-readings/get';
-import { getIndexSource } from './insurance/index-sources/[source_id]/get';
 import { listIndexSources } from './insurance/index-sources/get';
-import { listEvaluations } from './insurance/policies/[policy_id]/evaluations/get';
-import { listPolicyEvents } from './insurance/policies/[policy_id]/events/get';
-import { getPolicy } from './insurance/policies/[policy_id]/get';
+import { getIndexSource } from './insurance/index-sources/source_id/get';
 import { listPolicies } from './insurance/policies/get';
-import { listWebhookDeliveries } from './insurance/webhooks/[webhook_id]/deliveries/get';
-import { getWebhook } from './insurance/webhooks/[webhook_id]/get';
+import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
+import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
+import { getPolicy } from './insurance/policies/policy_id/get';
 import { listWebhooks } from './insurance/webhooks/get';
+import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
+import { getWebhook } from './insurance/webhooks/webhook_id/get';
 import type { QueryApiDeps } from './query-api-deps';
 
 /** Every read of the service; each path's code lives in the folder of the same name. */
