@@ -1,5 +1,6 @@
 export * from './common';
 export * from './currency';
+export * from './http-api';
 export * from './insurance';
 export * from './integration';
 export * from './log-event';

@@ -1,26 +1,36 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmPathParams, NoBody } from '@cropcover/contracts';
+import { FarmPathParams } from '@cropcover/contracts';
 import { deactivateFarm, farmAggregate, farmStream } from '@cropcover/domain';
-import { parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { awaitReadModels } from '../../read-your-writes';
+import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../farm-problems';
 
-/** DELETE /farms/{farm_id} — endpoint 11: soft delete (FarmDeactivated), 204. */
-export const deleteFarm =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { farm_id } = parseParams(FarmPathParams, req);
-    parseBody(NoBody, req);
+/** Endpoint 11: soft delete (FarmDeactivated). */
+export const deleteFarm = commandRoute(
+  {
+    method: 'delete',
+    path: '/farms/{farm_id}',
+    tags: ['Farm registry'],
+    summary: 'Soft-delete a farm (owner or admin)',
+    request: { params: FarmPathParams },
+    success: { status: 204, description: 'Deactivated' },
+    problems: {
+      403: NOT_FARM_OWNER,
+      404: UNKNOWN_FARM,
+      409: KEPT_CHANGING,
+    },
+  },
+  async ({ deps, params, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
     const outcome = await handleCommand(
       deps.eventStore,
-      farmStream(farm_id),
+      farmStream(params.farm_id),
       farmAggregate,
       (state) => deactivateFarm({ actor: context.actor, now: context.now }, state),
       context,
     );
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.status(204).end();
-  };
+    return undefined;
+  },
+);

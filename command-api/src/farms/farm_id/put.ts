@@ -1,42 +1,53 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmPathParams, FarmUpdateRequest, farmEtag, updatedAtOfFarmEtag } from '@cropcover/contracts';
+import {
+  FARM_ETAG_HEADER,
+  Farm,
+  FarmIfMatchHeader,
+  FarmPathParams,
+  FarmUpdateRequest,
+  farmEtag,
+  updatedAtOfFarmEtag,
+} from '@cropcover/contracts';
 import { farmAggregate, farmStream, updateFarm } from '@cropcover/domain';
-import { ProblemError, parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { awaitReadModels } from '../../read-your-writes';
 import { farmResponse } from '../../registry/farm-response';
 import { ownerOf } from '../../registry/owner-of';
 import { registeredFarm } from '../../registry/registered';
+import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../farm-problems';
 
-/** `If-Match: "<updated_at in epoch ms>"` (the ETag of GET) as the updated_at it stands for. */
-const updatedAtFromIfMatch = (ifMatch: string | undefined): string | undefined => {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const updatedAt = updatedAtOfFarmEtag(ifMatch);
-  if (updatedAt === undefined) {
-    throw new ProblemError({
-      status: 412,
-      code: 'precondition_failed',
-      title: 'Precondition failed',
-      detail: 'If-Match does not name a version of this farm; GET it for its ETag.',
-    });
-  }
-  return updatedAt;
-};
-
-/** PUT /farms/{farm_id} — endpoint 10: omitted fields stay, null clears; a stale body `updated_at` is
- *  409, a failed `If-Match` 412 (RFC 9110). */
-export const updateFarmRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { farm_id } = parseParams(FarmPathParams, req);
-    const { updated_at, ...changes } = parseBody(FarmUpdateRequest, req);
-    const ifMatchUpdatedAt = updatedAtFromIfMatch(req.get('If-Match'));
+/** Endpoint 10: omitted fields stay, null clears; a stale body `updated_at` is 409, a failed `If-Match`
+ *  412 (RFC 9110). */
+export const updateFarmRoute = commandRoute(
+  {
+    method: 'put',
+    path: '/farms/{farm_id}',
+    tags: ['Farm registry'],
+    summary: 'Update a farm (owner or admin); updated_at or If-Match guard against lost updates',
+    request: { params: FarmPathParams, headers: FarmIfMatchHeader, body: FarmUpdateRequest },
+    success: { status: 200, schema: Farm, description: 'Updated', headers: FARM_ETAG_HEADER },
+    problems: {
+      403: NOT_FARM_OWNER,
+      404: UNKNOWN_FARM,
+      409: {
+        description: 'version_conflict: the body updated_at is stale',
+        codes: ['version_conflict', ...KEPT_CHANGING.codes],
+      },
+      412: { description: 'precondition_failed: If-Match names another version', codes: ['precondition_failed'] },
+    },
+  },
+  async ({ deps, params, headers, body, req, res, refuse }) => {
+    const { updated_at, ...changes } = body;
+    const ifMatch = headers['If-Match'];
+    // `If-Match: "<updated_at in epoch ms>"` (the ETag of GET) as the updated_at it stands for; `*` is any.
+    const ifMatchUpdatedAt = ifMatch === undefined || ifMatch.trim() === '*' ? undefined : updatedAtOfFarmEtag(ifMatch);
+    if (ifMatch !== undefined && ifMatch.trim() !== '*' && ifMatchUpdatedAt === undefined)
+      throw refuse('precondition_failed', 'If-Match does not name a version of this farm; GET it for its ETag.');
     const context = commandContextOf(req, deps.clock.now());
     const outcome = await handleCommand(
       deps.eventStore,
-      farmStream(farm_id),
+      farmStream(params.farm_id),
       farmAggregate,
       (state) =>
         updateFarm(
@@ -49,5 +60,7 @@ export const updateFarmRoute =
     const owner = await ownerOf(deps.eventStore, farm);
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
     const response = farmResponse(farm, owner);
-    res.setHeader('ETag', farmEtag(response)).json(response);
-  };
+    res.setHeader('ETag', farmEtag(response));
+    return response;
+  },
+);

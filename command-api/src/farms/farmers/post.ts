@@ -1,10 +1,8 @@
 import { loadAggregate } from '@cropcover/application';
-import { FarmerCreateRequest } from '@cropcover/contracts';
+import { FarmerCreateRequest, FarmerProfile } from '@cropcover/contracts';
 import { DomainError, farmerAggregate, farmerIdForSubject, farmerStream, registerFarmer } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { awaitReadModels } from '../../read-your-writes';
 import { farmerResponse } from '../../registry/farmer-response';
 import { registerWithShareableId } from '../../registry/register-with-shareable-id';
@@ -13,11 +11,20 @@ import { registeredFarmer } from '../../registry/registered';
 const profileExists = () =>
   new DomainError('conflict', 'farmer_profile_exists', 'this user already has a farmer profile');
 
-/** POST /farms/farmers — the caller's own farmer profile, 201; a second one is 409. */
-export const createFarmerProfile =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const body = parseBody(FarmerCreateRequest, req);
+/** The caller's own farmer profile; a second one is 409. */
+export const createFarmerProfile = commandRoute(
+  {
+    method: 'post',
+    path: '/farms/farmers',
+    tags: ['Farm registry'],
+    summary: "Create the caller's farmer profile",
+    request: { body: FarmerCreateRequest },
+    success: { status: 201, schema: FarmerProfile, description: 'Created' },
+    problems: {
+      409: { description: 'Profile exists', codes: ['farmer_profile_exists', ...KEPT_CHANGING.codes] },
+    },
+  },
+  async ({ deps, body, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
     const farmerId = farmerIdForSubject(context.principal.sub);
     const stream = farmerStream(farmerId);
@@ -53,8 +60,7 @@ export const createFarmerProfile =
     // Another request of the same user made the profile between the read and the append.
     if (!outcome.appended) throw profileExists();
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res
-      .status(201)
-      .location('/farms/farmers/me')
-      .json(farmerResponse(registeredFarmer(outcome.state)));
-  };
+    res.location('/farms/farmers/me');
+    return farmerResponse(registeredFarmer(outcome.state));
+  },
+);

@@ -1,17 +1,14 @@
 import { handleCommand } from '@cropcover/application';
-import { type IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
+import { IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
 import {
   indexSourceAggregate,
   indexSourceStream,
   type RegisteredIndexSource,
   registerIndexSource,
-  sourceOwnerFor,
 } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import { v7 as uuidv7 } from 'uuid';
-import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { awaitReadModels } from '../../read-your-writes';
 
 /** The source as GET shows it. */
@@ -27,14 +24,26 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
   registered_at: source.registeredAt,
 });
 
-/** POST /insurance/index-sources — a data provider (or an admin) registers a source of index data for its
- *  organization (SPEC §7); policies then name it, and only its owner writes its readings. */
-export const registerIndexSourceRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
+/** A data provider (or an admin) registers a source of index data for its organization (SPEC §7); policies
+ *  then name it, and only its owner writes its readings. */
+export const registerIndexSourceRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/insurance/index-sources',
+    tags: ['Index data'],
+    summary: "Register a source of index data (station, grid or field) for the caller's organization",
+    description:
+      'Roles data_provider or admin. Only the owning organization writes its readings. A grid resolution must ' +
+      'divide 180° into whole cells (at most 6 decimals); cells tile from (−90, −180) and a point on an edge ' +
+      'belongs to the cell north or east of it. A field reads the nearest station within radius_km ' +
+      '(default 25), ties to the smaller station_id.',
+    roles: ['data_provider'],
+    request: { body: IndexSourceRegisterRequest },
+    success: { status: 201, schema: IndexSource, description: 'Registered; Location names it' },
+    problems: { 409: { description: 'A new source kept colliding', codes: ['source_exists', ...KEPT_CHANGING.codes] } },
+  },
+  async ({ deps, body: request, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
-    sourceOwnerFor(context.actor);
-    const request = parseBody(IndexSourceRegisterRequest, req);
     const sourceId = uuidv7();
     const outcome = await handleCommand(
       deps.eventStore,
@@ -45,5 +54,7 @@ export const registerIndexSourceRoute =
     );
     if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.status(201).location(`/insurance/index-sources/${sourceId}`).json(indexSourceResponse(outcome.state.source));
-  };
+    res.location(`/insurance/index-sources/${sourceId}`);
+    return indexSourceResponse(outcome.state.source);
+  },
+);

@@ -5,7 +5,7 @@ import {
   loadPolicyDataSources,
   loadStream,
 } from '@cropcover/application';
-import { PolicyIssueRequest } from '@cropcover/contracts';
+import { Policy, PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
   type Farm,
@@ -20,25 +20,35 @@ import {
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import { comparePositions, type GlobalPosition } from '@cropcover/eventstore';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
-import { requireInsurer } from '../insurer';
+import { COVER_REFUSED } from '../insurance-problems';
 
 const later = (a: GlobalPosition | undefined, b: GlobalPosition | undefined): GlobalPosition | undefined =>
   a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b;
 
-/** POST /insurance/policies — endpoint 3: issues the cover at the price its quote shows, and links the
- *  insurer's organization to the farm so it may read the farm from then on. */
-export const issuePolicyRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
+/** Endpoint 3: issues the cover at the price its quote shows, and links the insurer's organization to the
+ *  farm so it may read the farm from then on. */
+export const issuePolicyRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/insurance/policies',
+    tags: ['Insurance'],
+    summary: 'Issue a policy (endpoint 3) with its trigger terms frozen',
+    roles: ['insurer'],
+    request: { body: PolicyIssueRequest },
+    success: { status: 201, schema: Policy, description: 'Issued' },
+    problems: {
+      404: { description: 'Unknown farm', codes: ['not_found'] },
+      409: { description: 'A new policy kept colliding', codes: ['policy_exists', ...KEPT_CHANGING.codes] },
+      422: COVER_REFUSED,
+    },
+  },
+  async ({ deps, body: request, organizationId, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
-    const organizationId = requireInsurer(context.principal);
-    const request = parseBody(PolicyIssueRequest, req);
     const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
     const policyId = newResourceId(res);
     // A keyed retry whose first run issued the policy but died before answering gets that policy, priced
@@ -64,11 +74,10 @@ export const issuePolicyRoute =
     // The later of policy and link; on a keyed retry both may be its first run's, and the answer must
     // still carry a token a GET of that policy honours.
     await awaitReadModels(deps.readYourWrites, res, later(issued.position, linked.position));
-    res
-      .status(201)
-      .location(`/insurance/policies/${policyId}`)
-      .json(policyView(visibleIssuedPolicy(issued.state, context.actor)));
-  };
+    res.location(`/insurance/policies/${policyId}`);
+    return policyView(visibleIssuedPolicy(issued.state, context.actor));
+  },
+);
 
 const issueNewPolicy = async (
   deps: CommandApiDeps,

@@ -1,17 +1,22 @@
 import { loadPolicyDataSources, loadStream } from '@cropcover/application';
-import { QuoteRequest } from '@cropcover/contracts';
+import { Quote, QuoteRequest } from '@cropcover/contracts';
 import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
-import { parseBody, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../command-api-deps';
-import { requireInsurer } from '../insurer';
+import { commandRoute } from '../../command-route';
+import { COVER_REFUSED } from '../insurance-problems';
 
-/** POST /insurance/quote — endpoint 1: the premium the cover would be issued at today. Records nothing. */
-export const quoteRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const organizationId = requireInsurer(principalOf(req));
-    const request = parseBody(QuoteRequest, req);
+/** Endpoint 1: the premium the cover would be issued at today. Records nothing. */
+export const quoteRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/insurance/quote',
+    tags: ['Insurance'],
+    summary: 'Price a cover (endpoint 1); quote and issue price identically',
+    roles: ['insurer'],
+    request: { body: QuoteRequest },
+    success: { status: 200, schema: Quote, description: 'The quote' },
+    problems: { 404: { description: 'Unknown farm', codes: ['not_found'] }, 422: COVER_REFUSED },
+  },
+  async ({ deps, body: request, organizationId }) => {
     const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
     const dataSources = await loadPolicyDataSources(deps.eventStore, {
       organizationId,
@@ -21,5 +26,6 @@ export const quoteRoute =
       choice: request.data_sources,
       defaults: deps.indexSourceDefaults,
     });
-    res.json(await deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources }));
-  };
+    return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources });
+  },
+);

@@ -1,20 +1,24 @@
 import { actorOf } from '@cropcover/application';
-import { FarmPathParams, FarmReadQuery, farmEtag } from '@cropcover/contracts';
-import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../query-api-deps';
+import { FARM_ETAG_HEADER, Farm, FarmPathParams, FarmReadQuery, farmEtag } from '@cropcover/contracts';
+import { queryRoute } from '../../query-route';
 import { farmViews } from '../farm-view';
-import { readVisibleFarm } from '../visible-farm';
+import { readVisibleFarm, UNKNOWN_FARM } from '../visible-farm';
 
-/** GET /farms/{farm_id} — endpoint 9, with an ETag for If-Match on PUT. */
-export const getFarm =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { farm_id } = parseParams(FarmPathParams, req);
-    const { include_inactive } = parseQuery(FarmReadQuery, req);
-    const row = await readVisibleFarm(deps.db, farm_id, actorOf(principalOf(req)), {
-      includeInactive: include_inactive,
-    });
+/** Endpoint 9, with an ETag for If-Match on PUT. */
+export const getFarm = queryRoute(
+  {
+    method: 'get',
+    path: '/farms/{farm_id}',
+    tags: ['Farm registry'],
+    summary: 'Read a farm (owner, linked organizations, admins)',
+    request: { params: FarmPathParams, query: FarmReadQuery },
+    success: { status: 200, schema: Farm, description: 'The farm', headers: FARM_ETAG_HEADER },
+    problems: { 404: UNKNOWN_FARM },
+  },
+  async ({ deps, params: { farm_id }, query: { include_inactive }, principal, res }) => {
+    const row = await readVisibleFarm(deps.db, farm_id, actorOf(principal), { includeInactive: include_inactive });
     const [farm] = await farmViews(deps.db, [row]);
-    res.setHeader('ETag', farmEtag(farm!)).json(farm);
-  };
+    res.setHeader('ETag', farmEtag(farm!));
+    return farm!;
+  },
+);

@@ -1,9 +1,7 @@
-import { type IndexReadingList, IndexReadingsQuery, type ReadingIndex } from '@cropcover/contracts';
+import { IndexReadingList, IndexReadingsQuery, type ReadingIndex } from '@cropcover/contracts';
 import { fieldLocation, organizationFieldSourceId } from '@cropcover/domain';
 import { calendarDateOf } from '@cropcover/read-store';
-import { parseQuery, principalOf, requireRolesInOrganization } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../query-api-deps';
+import { queryRoute } from '../../query-route';
 import { isoTimestamp } from '../../timestamps';
 
 // A field location is `farm_id/field_id`; a field id never holds '/', so the last one splits it.
@@ -12,14 +10,20 @@ const fieldOf = (location: string): { farm_id?: string; field_id?: string } => {
   return at < 0 ? {} : { farm_id: location.slice(0, at), field_id: location.slice(at + 1) };
 };
 
-/** GET /insurance/index-readings — the readings of one source at one location, or of one field from
+/** The readings of one source at one location, or of one field from
  *  the caller organization's own field source; oldest date first (then by index), paginated. Sources
  *  are readable by every organization (SPEC §7), so the by-source listing is not scoped. */
-export const listIndexReadings =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const organizationId = requireRolesInOrganization(principalOf(req), 'data_provider', 'insurer', 'auditor');
-    const query = parseQuery(IndexReadingsQuery, req);
+export const listIndexReadings = queryRoute(
+  {
+    method: 'get',
+    path: '/insurance/index-readings',
+    tags: ['Insurance'],
+    summary: "A field's readings",
+    roles: ['data_provider', 'insurer', 'auditor'],
+    request: { query: IndexReadingsQuery },
+    success: { status: 200, schema: IndexReadingList, description: 'A page of readings' },
+  },
+  async ({ deps, query, organizationId }) => {
     const [sourceId, location] =
       query.source_id !== undefined
         ? [query.source_id, query.location!]
@@ -50,7 +54,7 @@ export const listIndexReadings =
         .offset((query.page - 1) * query.page_size)
         .execute(),
     ]);
-    const response: IndexReadingList = {
+    return {
       items: rows.map((row) => ({
         source_id: row.source_id,
         location: row.location,
@@ -66,5 +70,5 @@ export const listIndexReadings =
       page: query.page,
       page_size: query.page_size,
     };
-    res.json(response);
-  };
+  },
+);

@@ -1,20 +1,29 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmPathParams, type Field, FieldRegisterRequest } from '@cropcover/contracts';
+import { FarmPathParams, Field, FieldRegisterRequest } from '@cropcover/contracts';
 import { farmAggregate, farmStream, registerField } from '@cropcover/domain';
-import { parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { isKeyed, newResourceId } from '../../../idempotency/resource-id';
 import { awaitReadModels } from '../../../read-your-writes';
 import { registeredFarm } from '../../../registry/registered';
+import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../../farm-problems';
 
-/** POST /farms/{farm_id}/fields — a field of the farm (owner or admin); readings and policies key on it. */
-export const registerFieldRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { farm_id } = parseParams(FarmPathParams, req);
-    const body = parseBody(FieldRegisterRequest, req);
+/** Readings and policies key on a farm's fields. */
+export const registerFieldRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/farms/{farm_id}/fields',
+    tags: ['Farm registry'],
+    summary: 'Register a field of a farm (owner or admin)',
+    request: { params: FarmPathParams, body: FieldRegisterRequest },
+    success: { status: 201, schema: Field, description: 'Created' },
+    problems: {
+      403: NOT_FARM_OWNER,
+      404: UNKNOWN_FARM,
+      409: { description: 'field_exists', codes: ['field_exists', ...KEPT_CHANGING.codes] },
+    },
+  },
+  async ({ deps, params: { farm_id }, body, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
     const fieldId = body.field_id ?? newResourceId(res);
     const outcome = await handleCommand(
@@ -40,7 +49,8 @@ export const registerFieldRoute =
     const field = registeredFarm(outcome.state).fields.find((candidate) => candidate.fieldId === fieldId)!;
     // The farm's last event, not only an append: a keyed retry finding its first run's field waits for it too.
     await awaitReadModels(deps.readYourWrites, res, outcome.position);
-    const response: Field = {
+    res.location(`/farms/${farm_id}/fields`);
+    return {
       field_id: field.fieldId,
       farm_id,
       name: field.name,
@@ -49,5 +59,5 @@ export const registerFieldRoute =
       crop_type: field.cropType,
       created_at: field.registeredAt,
     };
-    res.status(201).location(`/farms/${farm_id}/fields`).json(response);
-  };
+  },
+);

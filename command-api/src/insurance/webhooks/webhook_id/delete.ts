@@ -1,22 +1,28 @@
 import { handleCommand } from '@cropcover/application';
-import { NoBody, WebhookPathParams } from '@cropcover/contracts';
+import { UNKNOWN_WEBHOOK, WebhookPathParams } from '@cropcover/contracts';
 import { deactivateWebhookSubscription, webhookAggregate, webhookStream } from '@cropcover/domain';
-import { parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { awaitReadModels } from '../../../read-your-writes';
-import { requireInsurer } from '../../insurer';
 
-/** DELETE /insurance/webhooks/{webhook_id} — deactivates the subscription: no delivery is sent to it
- *  any more, pending ones are abandoned. Its history stays readable. 204, also when already inactive. */
-export const deactivateWebhookSubscriptionRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
+/** No delivery is sent to a deactivated subscription any more, pending ones are abandoned; its history stays
+ *  readable. 204 also when it was already inactive. */
+export const deactivateWebhookSubscriptionRoute = commandRoute(
+  {
+    method: 'delete',
+    path: '/insurance/webhooks/{webhook_id}',
+    tags: ['Webhooks'],
+    summary: 'Deactivate a subscription; pending deliveries are abandoned',
+    roles: ['insurer'],
+    request: { params: WebhookPathParams },
+    success: { status: 204, description: 'Deactivated' },
+    problems: {
+      404: UNKNOWN_WEBHOOK,
+      409: KEPT_CHANGING,
+    },
+  },
+  async ({ deps, params: { webhook_id }, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
-    requireInsurer(context.principal);
-    const { webhook_id } = parseParams(WebhookPathParams, req);
-    parseBody(NoBody, req);
     const outcome = await handleCommand(
       deps.eventStore,
       webhookStream(webhook_id),
@@ -26,5 +32,6 @@ export const deactivateWebhookSubscriptionRoute =
       context,
     );
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.status(204).end();
-  };
+    return undefined;
+  },
+);

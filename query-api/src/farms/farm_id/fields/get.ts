@@ -1,17 +1,22 @@
 import { actorOf } from '@cropcover/application';
-import { FarmPathParams, type Field } from '@cropcover/contracts';
-import { parseParams, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../query-api-deps';
+import { FarmPathParams, FieldList } from '@cropcover/contracts';
+import { queryRoute } from '../../../query-route';
 import { isoTimestamp } from '../../../timestamps';
-import { readVisibleFarm } from '../../visible-farm';
+import { readVisibleFarm, UNKNOWN_FARM } from '../../visible-farm';
 
-/** GET /farms/{farm_id}/fields — the fields of a farm the caller may read, oldest first. */
-export const listFields =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { farm_id } = parseParams(FarmPathParams, req);
-    await readVisibleFarm(deps.db, farm_id, actorOf(principalOf(req)), { includeInactive: false });
+/** The fields of a farm the caller may read, oldest first. */
+export const listFields = queryRoute(
+  {
+    method: 'get',
+    path: '/farms/{farm_id}/fields',
+    tags: ['Farm registry'],
+    summary: "A farm's fields",
+    request: { params: FarmPathParams },
+    success: { status: 200, schema: FieldList, description: 'The fields' },
+    problems: { 404: UNKNOWN_FARM },
+  },
+  async ({ deps, params: { farm_id }, principal }) => {
+    await readVisibleFarm(deps.db, farm_id, actorOf(principal), { includeInactive: false });
     const rows = await deps.db
       .selectFrom('farm_fields')
       .selectAll()
@@ -19,7 +24,7 @@ export const listFields =
       .orderBy('created_at')
       .orderBy('field_id')
       .execute();
-    const items: Field[] = rows.map((row) => ({
+    const items = rows.map((row) => ({
       field_id: row.field_id,
       farm_id: row.farm_id,
       name: row.name,
@@ -28,5 +33,6 @@ export const listFields =
       crop_type: row.crop_type,
       created_at: isoTimestamp(row.created_at),
     }));
-    res.json({ farm_id, items });
-  };
+    return { farm_id, items };
+  },
+);

@@ -1,27 +1,29 @@
 import { actorOf } from '@cropcover/application';
-import type { FarmerLookupResult } from '@cropcover/contracts';
+import { FarmerLookupResult, PlatformFarmerIdParams } from '@cropcover/contracts';
 import { canSeeFarmer, normalizeShareableId } from '@cropcover/domain';
-import { ProblemError, parseParams, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import { z } from 'zod';
-import type { QueryApiDeps } from '../../../query-api-deps';
+import { queryRoute } from '../../../query-route';
 import { farmerView, farmViews } from '../../farm-view';
 
-const LookupParams = z.strictObject({ platform_farmer_id: z.string().min(1).max(40) });
-
-/** GET /farms/farmers/{platform_farmer_id} — endpoint 12: the farmer with their active farms. The owner
- *  (and admins) always; anyone else only when the farmer consented to share their data. */
-export const lookUpFarmer =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const { platform_farmer_id } = parseParams(LookupParams, req);
+/** Endpoint 12: the farmer with their active farms. The owner (and admins) always; anyone else only when
+ *  the farmer consented to share their data. */
+export const lookUpFarmer = queryRoute(
+  {
+    method: 'get',
+    path: '/farms/farmers/{platform_farmer_id}',
+    tags: ['Farm registry'],
+    summary: 'Look up a farmer with their active farms by the shareable id (owner, or consent given)',
+    request: { params: PlatformFarmerIdParams },
+    success: { status: 200, schema: FarmerLookupResult, description: 'The farmer' },
+    problems: { 404: { description: 'Unknown or not shared', codes: ['not_found'] } },
+  },
+  async ({ deps, params: { platform_farmer_id }, principal, refuse }) => {
     const code = normalizeShareableId('PF', platform_farmer_id);
     const farmer =
       code === undefined
         ? undefined
         : await deps.db.selectFrom('farmers').selectAll().where('platform_farmer_id', '=', code).executeTakeFirst();
-    if (!farmer || !canSeeFarmer(actorOf(principalOf(req)), farmer))
-      throw ProblemError.notFound(`No farmer ${platform_farmer_id} is visible to you.`);
+    if (!farmer || !canSeeFarmer(actorOf(principal), farmer))
+      throw refuse('not_found', `No farmer ${platform_farmer_id} is visible to you.`);
 
     const farmRows = await deps.db
       .selectFrom('farms')
@@ -31,10 +33,6 @@ export const lookUpFarmer =
       .orderBy('created_at')
       .orderBy('farm_id')
       .execute();
-    const result: FarmerLookupResult = {
-      ...farmerView(farmer),
-      farms: await farmViews(deps.db, farmRows),
-      total_farms: farmRows.length,
-    };
-    res.json(result);
-  };
+    return { ...farmerView(farmer), farms: await farmViews(deps.db, farmRows), total_farms: farmRows.length };
+  },
+);

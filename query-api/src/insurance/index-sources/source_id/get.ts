@@ -1,20 +1,26 @@
-import { IndexSourcePathParams } from '@cropcover/contracts';
-import { ProblemError, parseParams, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../query-api-deps';
-import { indexSourceView, requireSourceReader } from '../index-source-view';
+import { IndexSource, IndexSourcePathParams } from '@cropcover/contracts';
+import { queryRoute } from '../../../query-route';
+import { indexSourceView, SOURCE_READERS } from '../index-source-view';
 
-/** GET /insurance/index-sources/{source_id} — one source, whoever registered it. */
-export const getIndexSource =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    requireSourceReader(principalOf(req));
-    const { source_id } = parseParams(IndexSourcePathParams, req);
+/** One source, whoever registered it. */
+export const getIndexSource = queryRoute(
+  {
+    method: 'get',
+    path: '/insurance/index-sources/{source_id}',
+    tags: ['Index data'],
+    summary: 'One index source, whoever registered it',
+    roles: SOURCE_READERS,
+    request: { params: IndexSourcePathParams },
+    success: { status: 200, schema: IndexSource, description: 'The source' },
+    problems: { 404: { description: 'No such index source', codes: ['not_found'] } },
+  },
+  async ({ deps, params: { source_id }, refuse }) => {
     const row = await deps.db
       .selectFrom('index_sources')
       .selectAll()
       .where('source_id', '=', source_id)
       .executeTakeFirst();
-    if (!row) throw ProblemError.notFound(`No index source ${source_id}.`);
-    res.json(indexSourceView(row));
-  };
+    if (!row) throw refuse('not_found', `No index source ${source_id}.`);
+    return indexSourceView(row);
+  },
+);

@@ -1,20 +1,24 @@
 import { actorOf } from '@cropcover/application';
-import { type Policy, PolicyPathParams } from '@cropcover/contracts';
+import { Policy, PolicyPathParams, UNKNOWN_POLICY } from '@cropcover/contracts';
 import { liveTriggerStatus, liveTriggerWindow, policyDataSources, policyView, utcDate } from '@cropcover/domain';
 import { loadReadingHistory } from '@cropcover/read-store';
-import { parseParams, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../query-api-deps';
-import { readVisiblePolicy, requirePolicyReader } from '../../visible-policy';
+import { queryRoute } from '../../../query-route';
+import { POLICY_READERS, readVisiblePolicy } from '../../visible-policy';
 
-/** GET /insurance/policies/{policy_id} — endpoint 4: the policy with each peril's trigger as it stands
- *  today, computed from the field's readings so far, not from the last evaluation. */
-export const getPolicy =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const principal = principalOf(req);
-    requirePolicyReader(principal);
-    const { policy_id } = parseParams(PolicyPathParams, req);
+/** Endpoint 4: the policy with each peril's trigger as it stands today, computed from the field's readings
+ *  so far, not from the last evaluation. */
+export const getPolicy = queryRoute(
+  {
+    method: 'get',
+    path: '/insurance/policies/{policy_id}',
+    tags: ['Insurance'],
+    summary: 'A policy with the live status of each trigger (endpoint 4)',
+    roles: POLICY_READERS,
+    request: { params: PolicyPathParams },
+    success: { status: 200, schema: Policy, description: 'The policy' },
+    problems: { 404: UNKNOWN_POLICY },
+  },
+  async ({ deps, params: { policy_id }, principal }) => {
     const policy = await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
     const today = utcDate(deps.clock.now());
     const window = liveTriggerWindow(policy, today);
@@ -26,6 +30,6 @@ export const getPolicy =
             from: window.start,
             to: window.end,
           });
-    const view: Policy = { ...policyView(policy), triggers: liveTriggerStatus(policy, readings, today) };
-    res.json(view);
-  };
+    return { ...policyView(policy), triggers: liveTriggerStatus(policy, readings, today) };
+  },
+);

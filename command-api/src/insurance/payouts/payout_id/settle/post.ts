@@ -1,5 +1,5 @@
 import { handleCommand } from '@cropcover/application';
-import { NoBody, type Payout, PayoutPathParams } from '@cropcover/contracts';
+import { Payout, PayoutPathParams, UNKNOWN_POLICY } from '@cropcover/contracts';
 import {
   canSeePolicy,
   policyAggregate,
@@ -8,22 +8,24 @@ import {
   toMajorUnits,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
-import { ProblemError, parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../../../command-api-deps';
 import { commandContextOf } from '../../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../../command-route';
 import { awaitReadModels } from '../../../../read-your-writes';
-import { requireInsurer } from '../../../insurer';
 
-/** POST /insurance/payouts/{payout_id}/settle — the insurer records an approved payout as paid out.
- *  Settling it again changes nothing and answers the same. */
-export const settlePayoutRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
+/** The insurer records an approved payout as paid out. Settling it again changes nothing and answers the same. */
+export const settlePayoutRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/insurance/payouts/{payout_id}/settle',
+    tags: ['Insurance'],
+    summary: 'Mark an approved payout as settled',
+    roles: ['insurer'],
+    request: { params: PayoutPathParams },
+    success: { status: 200, schema: Payout, description: 'Settled' },
+    problems: { 404: UNKNOWN_POLICY, 409: KEPT_CHANGING },
+  },
+  async ({ deps, params: { payout_id }, req, res, refuse }) => {
     const context = commandContextOf(req, deps.clock.now());
-    requireInsurer(context.principal);
-    const { payout_id } = parseParams(PayoutPathParams, req);
-    parseBody(NoBody, req);
     // The payout's policy comes from the read model, and is seen only by the policy's organization; the
     // policy stream then decides, and refuses a payout that is not on it or not the caller's.
     const row = await deps.db
@@ -31,7 +33,7 @@ export const settlePayoutRoute =
       .select(['policy_id', 'organization_id'])
       .where('payout_id', '=', payout_id)
       .executeTakeFirst();
-    if (row === undefined || !canSeePolicy(context.actor, row)) throw ProblemError.notFound('No such payout.');
+    if (row === undefined || !canSeePolicy(context.actor, row)) throw refuse('not_found', 'No such payout.');
     const outcome = await handleCommand(
       deps.eventStore,
       policyStream(row.policy_id),
@@ -42,12 +44,12 @@ export const settlePayoutRoute =
     const policy = visibleIssuedPolicy(outcome.state, context.actor);
     const payout = policy.payouts.find((candidate) => candidate.payoutId === payout_id)!;
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    const response: Payout = {
+    return {
       payout_id,
       amount: toMajorUnits(payout.amountMinor, policy.issued.currency),
       currency: policy.issued.currency,
-      status: 'settled',
+      status: 'settled' as const,
       settled_at: payout.settledAt!,
     };
-    res.json(response);
-  };
+  },
+);

@@ -1,21 +1,28 @@
 import { handleCommand } from '@cropcover/application';
-import { LapseRequest, PolicyPathParams } from '@cropcover/contracts';
+import { LapseRequest, Policy, PolicyPathParams, UNKNOWN_POLICY } from '@cropcover/contracts';
 import { lapsePolicy, policyAggregate, policyStream, policyView, visibleIssuedPolicy } from '@cropcover/domain';
-import { parseBody, parseParams } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../../../command-api-deps';
 import { commandContextOf } from '../../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../../command-route';
 import { awaitReadModels } from '../../../../read-your-writes';
-import { requireInsurer } from '../../../insurer';
 
-/** POST /insurance/policies/{policy_id}/lapse — premium not paid: an active policy without payouts lapses. */
-export const lapsePolicyRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
+/** Premium not paid: an active policy without payouts lapses. */
+export const lapsePolicyRoute = commandRoute(
+  {
+    method: 'post',
+    path: '/insurance/policies/{policy_id}/lapse',
+    tags: ['Insurance'],
+    summary: 'Lapse an active policy that has paid nothing (premium not paid)',
+    roles: ['insurer'],
+    request: { params: PolicyPathParams, body: LapseRequest },
+    success: { status: 200, schema: Policy, description: 'Lapsed' },
+    problems: {
+      404: UNKNOWN_POLICY,
+      409: KEPT_CHANGING,
+      422: { description: 'policy_not_lapsable', codes: ['policy_not_lapsable'] },
+    },
+  },
+  async ({ deps, params: { policy_id }, body: { reason }, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
-    requireInsurer(context.principal);
-    const { policy_id } = parseParams(PolicyPathParams, req);
-    const { reason } = parseBody(LapseRequest, req);
     const outcome = await handleCommand(
       deps.eventStore,
       policyStream(policy_id),
@@ -24,5 +31,6 @@ export const lapsePolicyRoute =
       context,
     );
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.json(policyView(visibleIssuedPolicy(outcome.state, context.actor)));
-  };
+    return policyView(visibleIssuedPolicy(outcome.state, context.actor));
+  },
+);

@@ -1,18 +1,17 @@
 import { actorOf } from '@cropcover/application';
 import {
-  type EvaluationHistory,
+  EvaluationHistory,
   EvaluationHistoryQuery,
   type PayoutOverpayment,
   PolicyPathParams,
   type TriggerEvaluationHistoryItem,
+  UNKNOWN_POLICY,
 } from '@cropcover/contracts';
 import { toMajorUnits } from '@cropcover/domain';
 import { calendarDateOf } from '@cropcover/read-store';
-import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../../query-api-deps';
+import { queryRoute } from '../../../../query-route';
 import { isoTimestamp } from '../../../../timestamps';
-import { readVisiblePolicy, requirePolicyReader } from '../../../visible-policy';
+import { POLICY_READERS, readVisiblePolicy } from '../../../visible-policy';
 
 const overpaymentOnTheWire = (
   paidMinor: number,
@@ -27,15 +26,20 @@ const overpaymentOnTheWire = (
   recorded_at: isoTimestamp(recordedAt),
 });
 
-/** GET /insurance/policies/{policy_id}/evaluations — endpoint 7: one item per peril per live evaluation,
+/** Endpoint 7: one item per peril per live evaluation,
  *  newest first, with the payout that peril got in that evaluation and the overpayment it recorded. */
-export const listEvaluations =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const principal = principalOf(req);
-    requirePolicyReader(principal);
-    const { policy_id } = parseParams(PolicyPathParams, req);
-    const { page, page_size } = parseQuery(EvaluationHistoryQuery, req);
+export const listEvaluations = queryRoute(
+  {
+    method: 'get',
+    path: '/insurance/policies/{policy_id}/evaluations',
+    tags: ['Insurance'],
+    summary: 'Evaluation history, newest first (endpoint 7)',
+    roles: POLICY_READERS,
+    request: { params: PolicyPathParams, query: EvaluationHistoryQuery },
+    success: { status: 200, schema: EvaluationHistory, description: 'A page of history' },
+    problems: { 404: UNKNOWN_POLICY },
+  },
+  async ({ deps, params: { policy_id }, query: { page, page_size }, principal }) => {
     await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
     const ofPolicy = deps.db.selectFrom('policy_evaluations as e').where('e.policy_id', '=', policy_id);
     const [rows, counted] = await Promise.all([
@@ -115,6 +119,6 @@ export const listEvaluations =
             }),
       }),
     );
-    const history: EvaluationHistory = { policy_id, items, total: Number(counted.total), page, page_size };
-    res.json(history);
-  };
+    return { policy_id, items, total: Number(counted.total), page, page_size };
+  },
+);

@@ -2,26 +2,30 @@ import { actorOf } from '@cropcover/application';
 import {
   type DeliveryAttempt,
   DeliveryStatus,
+  UNKNOWN_WEBHOOK,
   WebhookDeliveriesQuery,
   type WebhookDelivery,
-  type WebhookDeliveryList,
+  WebhookDeliveryList,
   WebhookPathParams,
 } from '@cropcover/contracts';
-import { parseParams, parseQuery, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../../query-api-deps';
+import { queryRoute } from '../../../../query-route';
 import { isoTimestamp } from '../../../../timestamps';
-import { readVisibleWebhook, requireWebhookReader } from '../../visible-webhook';
+import { readVisibleWebhook, WEBHOOK_READERS } from '../../visible-webhook';
 
-/** GET /insurance/webhooks/{webhook_id}/deliveries — what was sent to the subscription, newest first, each
+/** What was sent to the subscription, newest first, each
  *  with every attempt (status code, latency, error) and when the next one is due. */
-export const listWebhookDeliveries =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const principal = principalOf(req);
-    requireWebhookReader(principal);
-    const { webhook_id } = parseParams(WebhookPathParams, req);
-    const { page, page_size } = parseQuery(WebhookDeliveriesQuery, req);
+export const listWebhookDeliveries = queryRoute(
+  {
+    method: 'get',
+    path: '/insurance/webhooks/{webhook_id}/deliveries',
+    tags: ['Webhooks'],
+    summary: 'Deliveries to a subscription, newest first, with every attempt',
+    roles: WEBHOOK_READERS,
+    request: { params: WebhookPathParams, query: WebhookDeliveriesQuery },
+    success: { status: 200, schema: WebhookDeliveryList, description: 'A page of deliveries' },
+    problems: { 404: UNKNOWN_WEBHOOK },
+  },
+  async ({ deps, params: { webhook_id }, query: { page, page_size }, principal }) => {
     await readVisibleWebhook(deps.db, webhook_id, actorOf(principal));
     const scope = deps.db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhook_id);
     const [rows, { total }] = await Promise.all([
@@ -70,6 +74,6 @@ export const listWebhookDeliveries =
           ),
       }),
     );
-    const list: WebhookDeliveryList = { webhook_id, items, total: Number(total), page, page_size };
-    res.json(list);
-  };
+    return { webhook_id, items, total: Number(total), page, page_size };
+  },
+);

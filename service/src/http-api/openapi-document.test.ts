@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from './openapi';
+import { openApiDocument } from './openapi-document';
 
 // Issue 13, items 1-3: a document third-party tools accept — named operations, servers, licence, the
 // webhook CropCover sends, and the statuses and headers the HTTP layer adds to every operation.
 
-const document = buildOpenApiDocument('0.0.0-test');
+const document = openApiDocument('0.0.0-test');
 type Operation = {
   operationId?: string;
   responses: Record<string, { headers?: Record<string, unknown> }>;

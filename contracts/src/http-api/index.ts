@@ -1,0 +1,18 @@
+export {
+  PROBLEM_STATUSES,
+  PROBLEM_TITLES,
+  type ProblemCode,
+  type ProblemCodeOf,
+  type ProblemStatus,
+} from './problem-codes';
+export type {
+  DeclaredCodeOf,
+  HttpMethod,
+  Role,
+  RouteContract,
+  RouteProblems,
+  RouteRequest,
+  SuccessResponse,
+} from './route-contract';
+export { operationIdOf } from './route-operation';
+export { mayAnswer, type ProblemAnswer, routeProblems } from './route-problems';
