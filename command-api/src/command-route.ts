@@ -1,15 +1,15 @@
-import type { RouteContract } from '@cropcover/contracts';
-import { declareRoute, type Route, type RouteHandler, type RouteOptions } from '@cropcover/runtime';
+import type { Operation, RouteDeclaration } from '@cropcover/contracts';
+import { type DeclaredRoute, declareRoute } from '@cropcover/runtime';
 import type { CommandApiDeps } from './command-api-deps';
 
-/** A route of the command API: every write (POST, PUT, PATCH, DELETE); reads are the query API's. Declare it
- *  in the folder of its path (`farms/farm_id/fields/post.ts` is `POST /farms/{farm_id}/fields`) and list it
- *  in `command-routes.ts`. */
-export const commandRoute = <const C extends RouteContract & { readonly method: 'post' | 'put' | 'patch' | 'delete' }>(
-  contract: C,
-  handler: RouteHandler<CommandApiDeps, C>,
-  options?: RouteOptions<CommandApiDeps>,
-): Route<CommandApiDeps> => declareRoute<CommandApiDeps, C>(contract, handler, options);
+/** A write of the command API (every method but GET; reads are the query API's):
+ *  `commandRoute('POST /farms/{farm_id}/fields', { summary, roles, request, success, problems }).handle(handler)`,
+ *  declared in the file of its path and method (`farms/farm_id/fields/post.ts`) and listed in
+ *  `command-routes.ts`. */
+export const commandRoute = <const C extends RouteDeclaration>(
+  operation: Exclude<Operation, `GET ${string}`>,
+  declaration: C,
+): DeclaredRoute<CommandApiDeps, C> => declareRoute<CommandApiDeps, C>(operation, declaration);
 
 /** A write through `handleCommand` that kept losing the race for its stream answers this (refusal-to-problem.ts). */
 export const KEPT_CHANGING = {

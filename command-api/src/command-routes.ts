@@ -1,4 +1,4 @@
-import type { Route } from '@cropcover/runtime';
+import { type Route, tagged } from '@cropcover/runtime';
 import type { CommandApiDeps } from './command-api-deps';
 import { createFarm } from './farms/create/post';
 import { deleteFarm } from './farms/farm_id/delete';
@@ -16,22 +16,25 @@ import { quoteRoute } from './insurance/quote/post';
 import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
 import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
 
-/** Every write of the service, each declared in the folder of its path. The router and the OpenAPI
- *  document are built from this list alone. */
+/** Every write of the service, each declared in the folder of its path, grouped by the tag the OpenAPI
+ *  document shows it under. The router and the document are built from this list alone. */
 export const commandRoutes: readonly Route<CommandApiDeps>[] = [
-  createFarmerProfile,
-  updateOwnFarmerProfile,
-  createFarm,
-  updateFarmRoute,
-  deleteFarm,
-  registerFieldRoute,
-  quoteRoute,
-  issuePolicyRoute,
-  evaluatePolicyRoute,
-  lapsePolicyRoute,
-  settlePayoutRoute,
-  recordIndexReadingsRoute,
-  registerIndexSourceRoute,
-  createWebhookSubscriptionRoute,
-  deactivateWebhookSubscriptionRoute,
+  ...tagged('Farm registry', [
+    createFarmerProfile,
+    updateOwnFarmerProfile,
+    createFarm,
+    updateFarmRoute,
+    deleteFarm,
+    registerFieldRoute,
+  ]),
+  ...tagged('Insurance', [
+    quoteRoute,
+    issuePolicyRoute,
+    evaluatePolicyRoute,
+    lapsePolicyRoute,
+    settlePayoutRoute,
+    recordIndexReadingsRoute,
+  ]),
+  ...tagged('Index data', [registerIndexSourceRoute]),
+  ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),
 ];

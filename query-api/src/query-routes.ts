@@ -1,4 +1,4 @@
-import type { Route } from '@cropcover/runtime';
+import { type Route, tagged } from '@cropcover/runtime';
 import { listFields } from './farms/farm_id/fields/get';
 import { getFarm } from './farms/farm_id/get';
 import { getOwnFarmerProfile } from './farms/farmers/me/get';
@@ -15,21 +15,11 @@ import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliverie
 import { getWebhook } from './insurance/webhooks/webhook_id/get';
 import type { QueryApiDeps } from './query-api-deps';
 
-/** Every read of the service, each declared in the folder of its path. The router and the OpenAPI
- *  document are built from this list alone. */
+/** Every read of the service, each declared in the folder of its path, grouped by the tag the OpenAPI
+ *  document shows it under. The router and the document are built from this list alone. */
 export const queryRoutes: readonly Route<QueryApiDeps>[] = [
-  getOwnFarmerProfile,
-  lookUpFarmer,
-  getFarm,
-  listFields,
-  listPolicies,
-  getPolicy,
-  listEvaluations,
-  listPolicyEvents,
-  listIndexReadings,
-  listIndexSources,
-  getIndexSource,
-  listWebhooks,
-  getWebhook,
-  listWebhookDeliveries,
+  ...tagged('Farm registry', [getOwnFarmerProfile, lookUpFarmer, getFarm, listFields]),
+  ...tagged('Insurance', [listPolicies, getPolicy, listEvaluations, listPolicyEvents, listIndexReadings]),
+  ...tagged('Index data', [listIndexSources, getIndexSource]),
+  ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
 ];

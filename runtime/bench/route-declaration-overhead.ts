@@ -31,24 +31,15 @@ const answer = (farm_id: string, body: FieldRegisterRequest): Field => ({
 const declared = declareRoute<
   object,
   {
-    readonly method: 'post';
-    readonly path: '/declared/{farm_id}/fields';
-    readonly tags: [];
-    readonly summary: '';
-    readonly request: { readonly params: typeof FarmPathParams; readonly body: typeof FieldRegisterRequest };
-    readonly success: { readonly status: 201; readonly schema: typeof Field; readonly description: '' };
+    summary: '';
+    request: { params: typeof FarmPathParams; body: typeof FieldRegisterRequest };
+    success: { status: 201; schema: typeof Field; description: '' };
   }
->(
-  {
-    method: 'post',
-    path: '/declared/{farm_id}/fields',
-    tags: [],
-    summary: '',
-    request: { params: FarmPathParams, body: FieldRegisterRequest },
-    success: { status: 201, schema: Field, description: '' },
-  },
-  async ({ params, body }) => answer(params.farm_id, body),
-);
+>('POST /declared/{farm_id}/fields', {
+  summary: '',
+  request: { params: FarmPathParams, body: FieldRegisterRequest },
+  success: { status: 201, schema: Field, description: '' },
+}).handle(async ({ params, body }) => answer(params.farm_id, body));
 
 const app = await startTestApp({
   env: { RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },

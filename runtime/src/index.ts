@@ -40,6 +40,7 @@ export { type ReadinessCheck, readinessHandler } from './http/readiness';
 export { type RequestContext, requestContext, requestContextOf } from './http/request-context';
 export { UNDECLARED_PROBLEM } from './http/routes/answered-route';
 export {
+  type DeclaredRoute,
   declareRoute,
   type Refuse,
   type Route,
@@ -47,6 +48,7 @@ export {
   type RouteHandler,
   type RouteOptions,
   type SuccessBody,
+  tagged,
 } from './http/routes/route';
 export { expressPath, routerOf } from './http/routes/router-of';
 export { type ServingHttp, serveHttp } from './http/serve';

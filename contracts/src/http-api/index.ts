@@ -8,8 +8,10 @@ export {
 export type {
   DeclaredCodeOf,
   HttpMethod,
+  Operation,
   Role,
   RouteContract,
+  RouteDeclaration,
   RouteProblems,
   RouteRequest,
   SuccessResponse,

@@ -52,8 +52,14 @@ export interface RouteContract {
   readonly problems?: RouteProblems;
 }
 
+/** How a route is named where it is declared: `POST /farms/{farm_id}/fields`, as a request line reads. */
+export type Operation = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+
+/** What a route's file declares besides its operation; its tags come from the list it is in. */
+export type RouteDeclaration = Omit<RouteContract, 'method' | 'path' | 'tags'>;
+
 /** The codes a route's own declaration lists (the HTTP layer's come on top, route-problems.ts). */
-export type DeclaredCodeOf<C extends RouteContract> = C['problems'] extends infer P
+export type DeclaredCodeOf<C extends RouteDeclaration> = C['problems'] extends infer P
   ? P extends RouteProblems
     ? { [S in keyof P]-?: NonNullable<P[S]> extends { readonly codes: readonly (infer K)[] } ? K : never }[keyof P] &
         ProblemCode

@@ -7,30 +7,24 @@ import { awaitReadModels } from '../../read-your-writes';
 import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../farm-problems';
 
 /** Endpoint 11: soft delete (FarmDeactivated). */
-export const deleteFarm = commandRoute(
-  {
-    method: 'delete',
-    path: '/farms/{farm_id}',
-    tags: ['Farm registry'],
-    summary: 'Soft-delete a farm (owner or admin)',
-    request: { params: FarmPathParams },
-    success: { status: 204, description: 'Deactivated' },
-    problems: {
-      403: NOT_FARM_OWNER,
-      404: UNKNOWN_FARM,
-      409: KEPT_CHANGING,
-    },
+export const deleteFarm = commandRoute('DELETE /farms/{farm_id}', {
+  summary: 'Soft-delete a farm (owner or admin)',
+  request: { params: FarmPathParams },
+  success: { status: 204, description: 'Deactivated' },
+  problems: {
+    403: NOT_FARM_OWNER,
+    404: UNKNOWN_FARM,
+    409: KEPT_CHANGING,
   },
-  async ({ deps, params, req, res }) => {
-    const context = commandContextOf(req, deps.clock.now());
-    const outcome = await handleCommand(
-      deps.eventStore,
-      farmStream(params.farm_id),
-      farmAggregate,
-      (state) => deactivateFarm({ actor: context.actor, now: context.now }, state),
-      context,
-    );
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    return undefined;
-  },
-);
+}).handle(async ({ deps, params, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const outcome = await handleCommand(
+    deps.eventStore,
+    farmStream(params.farm_id),
+    farmAggregate,
+    (state) => deactivateFarm({ actor: context.actor, now: context.now }, state),
+    context,
+  );
+  await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+  return undefined;
+});

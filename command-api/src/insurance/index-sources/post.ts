@@ -1,5 +1,5 @@
 import { handleCommand } from '@cropcover/application';
-import { IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
+import { INDEX_SOURCE_RULES, IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
 import {
   indexSourceAggregate,
   indexSourceStream,
@@ -26,35 +26,25 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
 
 /** A data provider (or an admin) registers a source of index data for its organization (SPEC §7); policies
  *  then name it, and only its owner writes its readings. */
-export const registerIndexSourceRoute = commandRoute(
-  {
-    method: 'post',
-    path: '/insurance/index-sources',
-    tags: ['Index data'],
-    summary: "Register a source of index data (station, grid or field) for the caller's organization",
-    description:
-      'Roles data_provider or admin. Only the owning organization writes its readings. A grid resolution must ' +
-      'divide 180° into whole cells (at most 6 decimals); cells tile from (−90, −180) and a point on an edge ' +
-      'belongs to the cell north or east of it. A field reads the nearest station within radius_km ' +
-      '(default 25), ties to the smaller station_id.',
-    roles: ['data_provider'],
-    request: { body: IndexSourceRegisterRequest },
-    success: { status: 201, schema: IndexSource, description: 'Registered; Location names it' },
-    problems: { 409: { description: 'A new source kept colliding', codes: ['source_exists', ...KEPT_CHANGING.codes] } },
-  },
-  async ({ deps, body: request, req, res }) => {
-    const context = commandContextOf(req, deps.clock.now());
-    const sourceId = uuidv7();
-    const outcome = await handleCommand(
-      deps.eventStore,
-      indexSourceStream(sourceId),
-      indexSourceAggregate,
-      (state) => registerIndexSource({ actor: context.actor, sourceId, request, now: context.now }, state),
-      context,
-    );
-    if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.location(`/insurance/index-sources/${sourceId}`);
-    return indexSourceResponse(outcome.state.source);
-  },
-);
+export const registerIndexSourceRoute = commandRoute('POST /insurance/index-sources', {
+  summary: "Register a source of index data (station, grid or field) for the caller's organization",
+  description: INDEX_SOURCE_RULES,
+  roles: ['data_provider'],
+  request: { body: IndexSourceRegisterRequest },
+  success: { status: 201, schema: IndexSource, description: 'Registered; Location names it' },
+  problems: { 409: { description: 'A new source kept colliding', codes: ['source_exists', ...KEPT_CHANGING.codes] } },
+}).handle(async ({ deps, body: request, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const sourceId = uuidv7();
+  const outcome = await handleCommand(
+    deps.eventStore,
+    indexSourceStream(sourceId),
+    indexSourceAggregate,
+    (state) => registerIndexSource({ actor: context.actor, sourceId, request, now: context.now }, state),
+    context,
+  );
+  if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
+  await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+  res.location(`/insurance/index-sources/${sourceId}`);
+  return indexSourceResponse(outcome.state.source);
+});

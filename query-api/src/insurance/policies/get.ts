@@ -60,24 +60,18 @@ const totalOf = async (db: Kysely<ReadModels>, filters: Filters): Promise<number
 
 /** Endpoint 2: the caller's organization's policies, newest first. Admins too see only their own
  *  organization here (SPEC §4: lists only ever show the caller's organization). */
-export const listPolicies = queryRoute(
-  {
-    method: 'get',
-    path: '/insurance/policies',
-    tags: ['Insurance'],
-    summary: "The organization's policies (endpoint 2), newest first; filters combine with AND",
-    roles: POLICY_READERS,
-    request: { query: PolicyListQuery },
-    success: { status: 200, schema: PolicyList, description: 'A page of policies' },
-  },
-  async ({ deps, query: { page, page_size, ...filters }, organizationId }) => {
-    const scope: Filters = { ...filters, organizationId };
-    const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
-    return {
-      items: rows.map((row) => policyListItem(asLastCheckedOn(row.aggregate, row.checked_on))),
-      total,
-      page,
-      page_size,
-    };
-  },
-);
+export const listPolicies = queryRoute('GET /insurance/policies', {
+  summary: "The organization's policies (endpoint 2), newest first; filters combine with AND",
+  roles: POLICY_READERS,
+  request: { query: PolicyListQuery },
+  success: { status: 200, schema: PolicyList, description: 'A page of policies' },
+}).handle(async ({ deps, query: { page, page_size, ...filters }, organizationId }) => {
+  const scope: Filters = { ...filters, organizationId };
+  const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
+  return {
+    items: rows.map((row) => policyListItem(asLastCheckedOn(row.aggregate, row.checked_on))),
+    total,
+    page,
+    page_size,
+  };
+});

@@ -1,9 +1,12 @@
 import {
   type DeclaredCodeOf,
+  type HttpMethod,
   NoBody,
+  type Operation,
   PROBLEM_STATUSES,
   PROBLEM_TITLES,
   type RouteContract,
+  type RouteDeclaration,
   type RouteRequest,
 } from '@cropcover/contracts';
 import type { Request, RequestHandler, Response } from 'express';
@@ -18,7 +21,7 @@ import { rememberRoute } from './answered-route';
 // declared part of the request before the handler runs, hands it the parsed parts, and answers with the
 // declared success status whatever body the handler returns.
 
-type Part<C extends RouteContract, K extends 'params' | 'query' | 'headers' | 'body'> = C['request'] extends infer R
+type Part<C extends RouteDeclaration, K extends 'params' | 'query' | 'headers' | 'body'> = C['request'] extends infer R
   ? R extends { readonly [P in K]: infer S extends z.ZodType }
     ? z.output<S>
     : undefined
@@ -29,7 +32,7 @@ export type Refuse<Code extends string> = (code: Code, detail: string, errors?: 
 
 /** What a handler is given: the request's parts as declared and parsed, who calls, and the response to set
  *  headers on (Location, ETag, read-your-writes). */
-export interface RouteCall<Deps, C extends RouteContract> {
+export interface RouteCall<Deps, C extends RouteDeclaration> {
   readonly deps: Deps;
   readonly params: Part<C, 'params'>;
   readonly query: Part<C, 'query'>;
@@ -44,11 +47,13 @@ export interface RouteCall<Deps, C extends RouteContract> {
 }
 
 /** The success body the declaration documents; nothing for a 204. */
-export type SuccessBody<C extends RouteContract> = C['success'] extends { readonly schema: infer S extends z.ZodType }
+export type SuccessBody<C extends RouteDeclaration> = C['success'] extends {
+  readonly schema: infer S extends z.ZodType;
+}
   ? z.output<S>
   : undefined;
 
-export type RouteHandler<Deps, C extends RouteContract> = (call: RouteCall<Deps, C>) => Promise<SuccessBody<C>>;
+export type RouteHandler<Deps, C extends RouteDeclaration> = (call: RouteCall<Deps, C>) => Promise<SuccessBody<C>>;
 
 export interface RouteOptions<Deps> {
   /** The request as this process accepts it, where its configuration loosens the documented one
@@ -75,13 +80,15 @@ const headerValues = (req: Request, schema: z.ZodObject): Record<string, string>
     }),
   );
 
-export const declareRoute = <Deps, const C extends RouteContract>(
-  contract: C,
-  handler: RouteHandler<Deps, C>,
-  options: RouteOptions<Deps> = {},
-): Route<Deps> => ({
-  ...contract,
-  serve: (deps) => {
+/** `POST /farms/{farm_id}/fields` → its method and path. */
+const parseOperation = (operation: Operation): { method: HttpMethod; path: string } => {
+  const [method, path] = operation.split(' ') as [string, string];
+  return { method: method.toLowerCase() as HttpMethod, path };
+};
+
+const serveWith =
+  <Deps>(contract: RouteContract, handler: RouteHandler<Deps, RouteDeclaration>, options: RouteOptions<Deps>) =>
+  (deps: Deps): RequestHandler => {
     const { params, query, headers, body } = options.acceptedRequest?.(deps) ?? contract.request ?? {};
     // A write that declares no body accepts only an empty one, so a field sent to it is refused, not ignored.
     const bodySchema = body ?? (contract.method === 'get' ? undefined : NoBody);
@@ -102,11 +109,30 @@ export const declareRoute = <Deps, const C extends RouteContract>(
         refuse,
         req,
         res,
-      } as unknown as RouteCall<Deps, C>;
+      } as unknown as RouteCall<Deps, RouteDeclaration>;
       const answer = await handler(call);
       res.status(contract.success.status);
       if (contract.success.schema === undefined) res.end();
       else res.json(answer);
     };
+  };
+
+/** A declaration waiting for its handler: `declareRoute(operation, declaration).handle(handler)`, so the
+ *  handler's parameters are typed by the declaration. */
+export interface DeclaredRoute<Deps, C extends RouteDeclaration> {
+  handle(handler: RouteHandler<Deps, C>, options?: RouteOptions<Deps>): Route<Deps>;
+}
+
+export const declareRoute = <Deps, const C extends RouteDeclaration>(
+  operation: Operation,
+  declaration: C,
+): DeclaredRoute<Deps, C> => ({
+  handle: (handler, options = {}) => {
+    const contract: RouteContract = { ...parseOperation(operation), tags: [], ...declaration };
+    return { ...contract, serve: serveWith(contract, handler as RouteHandler<Deps, RouteDeclaration>, options) };
   },
 });
+
+/** A list's routes under its tag in the document: the lists group routes by concept, one tag each. */
+export const tagged = <Deps>(tag: string, routes: readonly Route<Deps>[]): Route<Deps>[] =>
+  routes.map((route) => ({ ...route, tags: [tag] }));

@@ -7,29 +7,23 @@ import { awaitReadModels } from '../../../read-your-writes';
 import { farmerResponse } from '../../../registry/farmer-response';
 import { registeredFarmer } from '../../../registry/registered';
 
-export const updateOwnFarmerProfile = commandRoute(
-  {
-    method: 'put',
-    path: '/farms/farmers/me',
-    tags: ['Farm registry'],
-    summary: "Update the caller's farmer profile (omitted fields stay, null clears)",
-    request: { body: FarmerUpdateRequest },
-    success: { status: 200, schema: FarmerProfile, description: 'Updated' },
-    problems: {
-      404: { description: 'No profile yet', codes: ['farmer_profile_not_found'] },
-      409: KEPT_CHANGING,
-    },
+export const updateOwnFarmerProfile = commandRoute('PUT /farms/farmers/me', {
+  summary: "Update the caller's farmer profile (omitted fields stay, null clears)",
+  request: { body: FarmerUpdateRequest },
+  success: { status: 200, schema: FarmerProfile, description: 'Updated' },
+  problems: {
+    404: { description: 'No profile yet', codes: ['farmer_profile_not_found'] },
+    409: KEPT_CHANGING,
   },
-  async ({ deps, body, req, res }) => {
-    const context = commandContextOf(req, deps.clock.now());
-    const outcome = await handleCommand(
-      deps.eventStore,
-      farmerStream(farmerIdForSubject(context.principal.sub)),
-      farmerAggregate,
-      (state) => updateFarmerProfile({ changes: body, now: context.now }, state),
-      context,
-    );
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    return farmerResponse(registeredFarmer(outcome.state));
-  },
-);
+}).handle(async ({ deps, body, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const outcome = await handleCommand(
+    deps.eventStore,
+    farmerStream(farmerIdForSubject(context.principal.sub)),
+    farmerAggregate,
+    (state) => updateFarmerProfile({ changes: body, now: context.now }, state),
+    context,
+  );
+  await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+  return farmerResponse(registeredFarmer(outcome.state));
+});

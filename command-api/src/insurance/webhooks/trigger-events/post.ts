@@ -1,5 +1,10 @@
 import { handleCommand, newWebhookSecret, storeWebhookSecret } from '@cropcover/application';
-import { CreatedWebhookSubscription, WebhookCreateRequest, webhookCreateRequest } from '@cropcover/contracts';
+import {
+  CreatedWebhookSubscription,
+  WEBHOOK_DELIVERY_RULES,
+  WebhookCreateRequest,
+  webhookCreateRequest,
+} from '@cropcover/contracts';
 import {
   createWebhookSubscription,
   ownedWebhookSubscription,
@@ -14,24 +19,16 @@ import { webhookResponse } from '../webhook-response';
 
 /** Endpoint 6: subscribes a receiver to `trigger.breached`; the only response that ever shows the signing
  *  secret. */
-export const createWebhookSubscriptionRoute = commandRoute(
-  {
-    method: 'post',
-    path: '/insurance/webhooks/trigger-events',
-    tags: ['Webhooks'],
-    summary: 'Subscribe a receiver to trigger.breached (endpoint 6); the signing secret is shown only here',
-    description:
-      'Deliveries are POSTed as Standard Webhooks: headers webhook-id (the event id, stable across retries), ' +
-      'webhook-timestamp (unix seconds) and webhook-signature (`v1,` + base64 HMAC-SHA256 over ' +
-      '`{id}.{timestamp}.{body}` with the secret). 2xx is delivered; anything else is retried after 5 s, 5 min, ' +
-      '30 min, 2 h, 5 h, 10 h and 10 h; 410 deactivates the subscription. Redirects are not followed.',
-    roles: ['insurer'],
-    request: { body: WebhookCreateRequest },
-    success: { status: 201, schema: CreatedWebhookSubscription, description: 'Subscribed' },
-    problems: {
-      409: { description: 'A new subscription kept colliding', codes: ['webhook_exists', ...KEPT_CHANGING.codes] },
-    },
+export const createWebhookSubscriptionRoute = commandRoute('POST /insurance/webhooks/trigger-events', {
+  summary: 'Subscribe a receiver to trigger.breached (endpoint 6); the signing secret is shown only here',
+  description: WEBHOOK_DELIVERY_RULES,
+  roles: ['insurer'],
+  request: { body: WebhookCreateRequest },
+  success: { status: 201, schema: CreatedWebhookSubscription, description: 'Subscribed' },
+  problems: {
+    409: { description: 'A new subscription kept colliding', codes: ['webhook_exists', ...KEPT_CHANGING.codes] },
   },
+}).handle(
   async ({ deps, body: { url, description }, organizationId, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
     const webhookId = uuidv7();

@@ -7,29 +7,23 @@ import { POLICY_READERS, readVisiblePolicy } from '../../visible-policy';
 
 /** Endpoint 4: the policy with each peril's trigger as it stands today, computed from the field's readings
  *  so far, not from the last evaluation. */
-export const getPolicy = queryRoute(
-  {
-    method: 'get',
-    path: '/insurance/policies/{policy_id}',
-    tags: ['Insurance'],
-    summary: 'A policy with the live status of each trigger (endpoint 4)',
-    roles: POLICY_READERS,
-    request: { params: PolicyPathParams },
-    success: { status: 200, schema: Policy, description: 'The policy' },
-    problems: { 404: UNKNOWN_POLICY },
-  },
-  async ({ deps, params: { policy_id }, principal }) => {
-    const policy = await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
-    const today = utcDate(deps.clock.now());
-    const window = liveTriggerWindow(policy, today);
-    const readings =
-      window === undefined
-        ? {}
-        : await loadReadingHistory(deps.db, {
-            sources: policyDataSources(policy),
-            from: window.start,
-            to: window.end,
-          });
-    return { ...policyView(policy), triggers: liveTriggerStatus(policy, readings, today) };
-  },
-);
+export const getPolicy = queryRoute('GET /insurance/policies/{policy_id}', {
+  summary: 'A policy with the live status of each trigger (endpoint 4)',
+  roles: POLICY_READERS,
+  request: { params: PolicyPathParams },
+  success: { status: 200, schema: Policy, description: 'The policy' },
+  problems: { 404: UNKNOWN_POLICY },
+}).handle(async ({ deps, params: { policy_id }, principal }) => {
+  const policy = await readVisiblePolicy(deps.db, policy_id, actorOf(principal));
+  const today = utcDate(deps.clock.now());
+  const window = liveTriggerWindow(policy, today);
+  const readings =
+    window === undefined
+      ? {}
+      : await loadReadingHistory(deps.db, {
+          sources: policyDataSources(policy),
+          from: window.start,
+          to: window.end,
+        });
+  return { ...policyView(policy), triggers: liveTriggerStatus(policy, readings, today) };
+});
