@@ -1,3 +1,5 @@
+import type { ProblemCode } from '@cropcover/contracts';
+
 // Why a command was refused, in domain terms. The command API maps each reason to one HTTP status:
 // not_found 404, forbidden 403, conflict 409, precondition_failed 412 (a version the client named as a
 // condition of the request, RFC 9110 If-Match), rejected 422.
@@ -6,7 +8,8 @@ export type RefusalReason = 'not_found' | 'forbidden' | 'conflict' | 'preconditi
 export class DomainError extends Error {
   constructor(
     readonly reason: RefusalReason,
-    readonly code: string,
+    /** One of the API's problem codes (contracts/src/http-api/problem-codes.ts), so a route can declare it. */
+    readonly code: ProblemCode,
     message: string,
   ) {
     super(message);

@@ -1,12 +1,130 @@
-export { type Actor, type ActorInRoles, canActForOrganization, holdsRole } from './actor';
-export { type Aggregate, type StreamName, streamName } from './aggregate';
-export { DomainError, type RefusalReason } from './domain-error';
-export * from './farmers';
-export * from './farms';
-export * from './index-sources';
-export * from './insurance';
-export { laterTimestamp } from './later-timestamp';
+// The domain's public face: what the other packages use, by concept. Everything else in the domain is
+// its own business; a name another package needs is added here, to its concept's group.
+
+// Who acts, and the one refusal type every decider throws (mapped to problem details by the command API)
+export { type Actor, type ActorInRoles, canActForOrganization } from './actor';
+export type { Aggregate } from './aggregate';
+export { DomainError } from './domain-error';
+
+// Farmers: the profile aggregate, its deciders, who may see it
+export {
+  canSeeFarmer,
+  type Farmer,
+  farmerAggregate,
+  farmerIdForSubject,
+  farmerStream,
+  type RegisteredFarmer,
+  registerFarmer,
+  updateFarmerProfile,
+} from './farmers';
+
+// Farms: the farm aggregate with its fields, its deciders, who may see it
+export {
+  canSeeFarm,
+  deactivateFarm,
+  evolveFarm,
+  type Farm,
+  farmAggregate,
+  farmStream,
+  initialFarm,
+  linkFarmToOrganization,
+  type RegisteredFarm,
+  registerFarm,
+  registerField,
+  updateFarm,
+} from './farms';
+
+// Index sources: stations, grids and fields, who writes their readings, where a field reads them
+export {
+  canWriteReadings,
+  fieldLocation,
+  type IndexSourceState,
+  indexSourceAggregate,
+  indexSourceStream,
+  type RegisteredIndexSource,
+  readingLocation,
+  registerIndexSource,
+} from './index-sources';
+
+// Insurance: calendar dates and money, the data a cover reads and its readings, the catalog, pricing and
+// quotes
+export {
+  addDays,
+  type CoverRates,
+  dateOfDay,
+  dayNumber,
+  type IndexObservation,
+  type IndexSourceDefaults,
+  namedSources,
+  organizationFieldSourceId,
+  ownFieldDataSources,
+  PRODUCT_CATALOG,
+  quoteCover,
+  type RateCover,
+  type ReadingHistory,
+  type ReadingHistoryQuery,
+  type ReadReadingHistory,
+  rateCover,
+  readingsDigest,
+  resolveDataSources,
+  severityFraction,
+  toMajorUnits,
+  utcDate,
+} from './insurance';
+
+// The platform's version, recorded on every policy and in the API documents
 export { PLATFORM_VERSION } from './platform-version';
-export * from './policies';
+
+// Policies: the aggregate and its deciders (issue, evaluate, backtest, lapse, settle, close), when the
+// monitor looks again, who may see one, how it is shown, and its snapshot (the monitor's cache of it)
+export {
+  asLastCheckedOn,
+  backtestPolicy,
+  backtestTerm,
+  canSeePolicy,
+  closePolicy,
+  DEFAULT_SETTLEMENT_PERIOD_DAYS,
+  evaluatePolicy,
+  evaluationEvents,
+  evaluationKind,
+  evaluationResult,
+  evolvePolicy,
+  type IssuedPolicy,
+  initialPolicy,
+  isClosingDue,
+  issuePolicy,
+  lapsePolicy,
+  liveTriggerStatus,
+  liveTriggerWindow,
+  nextMonitoringDate,
+  type PerilAssessor,
+  POLICY_STATE_VERSION,
+  type Policy,
+  policyAggregate,
+  policyDataSources,
+  policyFromSnapshot,
+  policyListItem,
+  policySnapshotOf,
+  policyStream,
+  policyView,
+  refuseUnevaluablePolicy,
+  repeatsLatestEvaluation,
+  settlePayout,
+  sharedPerilAssessor,
+  visibleIssuedPolicy,
+} from './policies';
+
+// Shareable ids (PF-…, PM-…): drawn once, claimed in their own stream
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
-export * from './webhooks';
+
+// Webhooks: subscriptions, what a breach delivery carries, and when a failed one is retried
+export {
+  createWebhookSubscription,
+  deactivateWebhookSubscription,
+  nextDeliveryAttemptAt,
+  ownedWebhookSubscription,
+  type RegisteredWebhookSubscription,
+  triggerBreachedDelivery,
+  webhookAggregate,
+  webhookStream,
+} from './webhooks';

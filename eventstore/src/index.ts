@@ -1,7 +1,17 @@
 export { createEventStore, type EventStoreSelection } from './create-event-store';
 export { createKurrentDbEventStore, type KurrentDbEventStoreOptions } from './kurrentdb/kurrentdb-event-store';
 export { isKurrentDbUrl } from './kurrentdb/kurrentdb-url';
-export * from './port';
+export {
+  type AllStreamStart,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from './port';
 export { comparePositions, formatPosition, isAtOrAfter, parsePosition } from './position';
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { migrateEventStore } from './postgres/schema';

@@ -1,3 +1,4 @@
 export { type AuditStep, replayPolicyAudit } from './insurance/audit-replay';
 export type { QueryApiDeps } from './query-api-deps';
 export { createQueryRouter } from './query-router';
+export { queryRoutes } from './query-routes';

@@ -38,6 +38,19 @@ export { notFoundHandler, PROBLEM_CONTENT_TYPE, problemHandler, problemType } fr
 export { createRateLimiter, type RateLimiter } from './http/rate-limit';
 export { type ReadinessCheck, readinessHandler } from './http/readiness';
 export { type RequestContext, requestContext, requestContextOf } from './http/request-context';
+export { UNDECLARED_PROBLEM } from './http/routes/answered-route';
+export {
+  type DeclaredRoute,
+  declareRoute,
+  type Refuse,
+  type Route,
+  type RouteCall,
+  type RouteHandler,
+  type RouteOptions,
+  type SuccessBody,
+  tagged,
+} from './http/routes/route';
+export { expressPath, routerOf } from './http/routes/router-of';
 export { type ServingHttp, serveHttp } from './http/serve';
 export { parseBody, parseInput, parseParams, parseQuery } from './http/validation';
 export type * from './kafka/kafka-client';

@@ -1,6 +1,6 @@
 import { pricedQuotes, readingHistoryCache } from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
-import { buildAsyncApiDocument, buildOpenApiDocument } from '@cropcover/contracts';
+import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
@@ -32,6 +32,7 @@ import {
   systemClock,
 } from '@cropcover/runtime';
 import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
+import { openApiDocument } from './http-api/openapi-document';
 import { ROLES, type Role } from './roles';
 
 // The one composition root: every process — the all-in-one service and each process of the production
@@ -125,7 +126,7 @@ export const startService = async (
       logger,
       metrics,
       readiness,
-      openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
+      openApiDocument: openApiDocument(PLATFORM_VERSION),
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
     });

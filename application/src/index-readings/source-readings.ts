@@ -1,4 +1,4 @@
-import { type IndexReading, READING_BOUNDS } from '@cropcover/contracts';
+import { type IndexReading, type ProblemCode, READING_BOUNDS } from '@cropcover/contracts';
 import {
   type ActorInRoles,
   canWriteReadings,
@@ -15,7 +15,7 @@ import { type FieldError, ProblemError } from '@cropcover/runtime';
 import { loadAggregate } from '../handle-command';
 import type { SourceReading } from './record-index-readings';
 
-const problemOf = (status: number, code: string, title: string, errors: FieldError[]): ProblemError =>
+const problemOf = (status: number, code: ProblemCode, title: string, errors: FieldError[]): ProblemError =>
   new ProblemError({
     status,
     code,

@@ -1,13 +1,7 @@
 import { type CommandContext, loadAggregate } from '@cropcover/application';
-import {
-  farmerAggregate,
-  farmerIdForSubject,
-  farmerStream,
-  type RegisteredFarmer,
-  registerFarmer,
-} from '@cropcover/domain';
+import { farmerAggregate, farmerIdForSubject, farmerStream, type RegisteredFarmer } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
-import { registerWithShareableId } from './register-with-shareable-id';
+import { registerFarmerProfile } from './register-farmer-profile';
 import { registeredFarmer } from './registered';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -22,32 +16,20 @@ export const ensureFarmer = async (eventStore: EventStore, context: CommandConte
 
   const { givenName, familyName, phoneNumber } = context.principal;
   // Another request of the same user may make the profile meanwhile: then that one is kept.
-  const outcome = await registerWithShareableId(
+  const outcome = await registerFarmerProfile(
     eventStore,
-    'PF',
-    stream,
-    farmerAggregate,
-    (platformFarmerId) =>
-      registerFarmer(
-        {
-          farmerId,
-          subject: context.principal.sub,
-          platformFarmerId,
-          profile: {
-            first_name: givenName?.trim() ?? '',
-            last_name: familyName?.trim() ?? '',
-            phone_number: phoneNumber !== undefined && E164.test(phoneNumber) ? phoneNumber : null,
-            language: null,
-            upload_channel: null,
-            whatsapp_number: null,
-            data_consent_given: false,
-          },
-          source: 'token_claims',
-          now: context.now,
-        },
-        existing,
-      ),
     context,
+    existing,
+    {
+      first_name: givenName?.trim() ?? '',
+      last_name: familyName?.trim() ?? '',
+      phone_number: phoneNumber !== undefined && E164.test(phoneNumber) ? phoneNumber : null,
+      language: null,
+      upload_channel: null,
+      whatsapp_number: null,
+      data_consent_given: false,
+    },
+    'token_claims',
   );
   return registeredFarmer(outcome.state);
 };

@@ -173,3 +173,10 @@ export const PerilDataSource = z
   })
   .openapi('PerilDataSource');
 export type PerilDataSource = z.infer<typeof PerilDataSource>;
+
+/** Who registers a source and how its locations are found, as the API reference tells it. */
+export const INDEX_SOURCE_RULES =
+  'Roles data_provider or admin. Only the owning organization writes its readings. A grid resolution must ' +
+  'divide 180° into whole cells (at most 6 decimals); cells tile from (−90, −180) and a point on an edge ' +
+  'belongs to the cell north or east of it. A field reads the nearest station within radius_km ' +
+  '(default 25), ties to the smaller station_id.';

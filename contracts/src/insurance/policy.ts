@@ -116,3 +116,7 @@ export const PolicyPathParams = z.strictObject({ policy_id: z.string().min(1).ma
 
 export const LapseRequest = z.strictObject({ reason: TrimmedText(500) }).openapi('LapseRequest');
 export type LapseRequest = z.infer<typeof LapseRequest>;
+
+/** What a route answers for a policy (or payout) the caller may not see: 404, never 403, so another
+ *  organization cannot learn which ids exist (SPEC §4). */
+export const UNKNOWN_POLICY = { description: "Unknown, or another organization's", codes: ['not_found'] } as const;

@@ -1,3 +1,4 @@
+import { z } from '../zod';
 import type { Farm } from './farm';
 
 // A farm's ETag is its updated_at in epoch ms, so `If-Match` and the body's `updated_at` are one
@@ -10,3 +11,14 @@ export const updatedAtOfFarmEtag = (etag: string): string | undefined => {
   const match = /^(?:W\/)?"(\d{1,15})"$/.exec(etag.trim());
   return match?.[1] ? new Date(Number(match[1])).toISOString() : undefined;
 };
+
+/** Where a farm answer carries its ETag, as the routes that answer with it declare it. */
+export const FARM_ETAG_HEADER = { ETag: "The farm's version, for If-Match on a later PUT" } as const;
+
+/** The precondition of a farm update: the ETag of the version the client read (RFC 9110), or `*`. */
+export const FarmIfMatchHeader = z.object({
+  'If-Match': z
+    .string()
+    .optional()
+    .openapi({ description: "The farm's ETag as last read; another version answers 412 and changes nothing." }),
+});

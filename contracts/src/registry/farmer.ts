@@ -66,3 +66,6 @@ export const FarmerProfile = z
   })
   .openapi('FarmerProfile');
 export type FarmerProfile = z.infer<typeof FarmerProfile>;
+
+/** The shareable farmer id a lookup names (`PF-…`, loosely written: case and dashes are forgiven). */
+export const PlatformFarmerIdParams = z.strictObject({ platform_farmer_id: z.string().min(1).max(40) });

@@ -76,3 +76,10 @@ export const WebhookDeliveryList = z
   })
   .openapi('WebhookDeliveryList');
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
+
+/** How deliveries are signed, retried and stopped, as the API reference tells a subscriber. */
+export const WEBHOOK_DELIVERY_RULES =
+  'Deliveries are POSTed as Standard Webhooks: headers webhook-id (the event id, stable across retries), ' +
+  'webhook-timestamp (unix seconds) and webhook-signature (`v1,` + base64 HMAC-SHA256 over ' +
+  '`{id}.{timestamp}.{body}` with the secret). 2xx is delivered; anything else is retried after 5 s, 5 min, ' +
+  '30 min, 2 h, 5 h, 10 h and 10 h; 410 deactivates the subscription. Redirects are not followed.';

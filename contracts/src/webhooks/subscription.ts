@@ -84,3 +84,9 @@ export const WebhookList = z
   })
   .openapi('WebhookList');
 export type WebhookList = z.infer<typeof WebhookList>;
+
+/** What a route answers for a subscription of another organization, as for one that does not exist. */
+export const UNKNOWN_WEBHOOK = {
+  description: 'No such webhook subscription in your organization',
+  codes: ['not_found'],
+} as const;

@@ -3,6 +3,9 @@ import type { ReadModels } from '@cropcover/read-store';
 import { ProblemError } from '@cropcover/runtime';
 import type { Kysely, Selectable } from 'kysely';
 
+/** What a read of a farm answers when the caller may not see it. */
+export const UNKNOWN_FARM = { description: 'Unknown or invisible', codes: ['not_found'] } as const;
+
 /** The farm row when the actor may see it by the domain's rule, else 404 — never 403, so other users
  *  cannot learn which farm ids exist. */
 export const readVisibleFarm = async (

@@ -1,11 +1,10 @@
 import { type Actor, asLastCheckedOn, canSeePolicy } from '@cropcover/domain';
 import { calendarDateOf, type ReadModels } from '@cropcover/read-store';
-import { type Principal, ProblemError, requireRolesInOrganization } from '@cropcover/runtime';
+import { ProblemError } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 /** Who may read policies: insurers and auditors of an organization (and admins), always with an org_id. */
-export const requirePolicyReader = (principal: Principal): string =>
-  requireRolesInOrganization(principal, 'insurer', 'auditor');
+export const POLICY_READERS = ['insurer', 'auditor'] as const;
 
 export const policyNotFound = (policyId: string): ProblemError =>
   ProblemError.notFound(`No policy ${policyId} is visible to you.`);

@@ -1,3 +1,4 @@
+import type { ProblemCode } from '@cropcover/contracts';
 import type { RequestHandler } from 'express';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { z } from 'zod';
@@ -26,7 +27,7 @@ const claimsSchema = z.object({
 
 const bearer = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
-const invalidToken = (detail: string, code = 'invalid_token'): ProblemError =>
+const invalidToken = (detail: string, code: ProblemCode = 'invalid_token'): ProblemError =>
   ProblemError.unauthorized(detail, { code, bearerError: 'invalid_token' });
 
 const principalFrom = (payload: JWTPayload): Principal => {

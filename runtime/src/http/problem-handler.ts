@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { ProblemError } from './problem';
 import { requestContextOf } from './request-context';
+import { UNDECLARED_PROBLEM, undeclaredProblem } from './routes/answered-route';
 
 // Writes every error as RFC 9457 problem details. Client mistakes reported by express and
 // body-parser become the matching 4xx; anything else is a bug: logged in full, answered with an
@@ -73,6 +74,8 @@ export const problemHandler: ErrorRequestHandler = (error: unknown, req, res, ne
   const { logger } = requestContextOf(req);
   if (!known) logger.error({ err: error }, 'unhandled error');
   else if (known.status >= 500) logger.warn({ code: known.code, detail: known.detail }, 'request failed');
+  const undeclared = known && undeclaredProblem(req, known);
+  if (undeclared) logger.error(undeclared, UNDECLARED_PROBLEM);
   send(req, res, known ?? internalError);
 };
 

@@ -1,3 +1,5 @@
+import type { ProblemCode } from '@cropcover/contracts';
+
 // The one error type of the HTTP layer. Anything a handler throws that is not a ProblemError is a bug
 // and becomes an opaque 500 (see problem-handler.ts).
 
@@ -9,8 +11,8 @@ export interface FieldError {
 
 export interface ProblemInit {
   readonly status: number;
-  /** Stable snake_case code clients can switch on. */
-  readonly code: string;
+  /** Stable snake_case code clients can switch on: one of contracts/src/http-api/problem-codes.ts. */
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail?: string;
   readonly errors?: readonly FieldError[];
@@ -19,7 +21,7 @@ export interface ProblemInit {
 
 export class ProblemError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail: string;
   readonly errors: readonly FieldError[] | undefined;
@@ -51,7 +53,7 @@ export class ProblemError extends Error {
     return new ProblemError({ status: 400, code: 'malformed_json', title: 'Malformed JSON', detail });
   }
 
-  static badRequest(code: string, detail: string): ProblemError {
+  static badRequest(code: ProblemCode, detail: string): ProblemError {
     return new ProblemError({ status: 400, code, title: 'Bad request', detail });
   }
 
@@ -61,7 +63,7 @@ export class ProblemError extends Error {
    */
   static unauthorized(
     detail = 'A bearer token is required.',
-    { code = 'unauthorized', bearerError }: { code?: string; bearerError?: 'invalid_token' } = {},
+    { code = 'unauthorized', bearerError }: { code?: ProblemCode; bearerError?: 'invalid_token' } = {},
   ): ProblemError {
     const challenge = bearerError
       ? `Bearer realm="cropcover", error="${bearerError}", error_description="${detail.replaceAll('"', "'")}"`
@@ -75,7 +77,7 @@ export class ProblemError extends Error {
     });
   }
 
-  static forbidden(detail = 'You are not allowed to do this.', code = 'forbidden'): ProblemError {
+  static forbidden(detail = 'You are not allowed to do this.', code: ProblemCode = 'forbidden'): ProblemError {
     return new ProblemError({ status: 403, code, title: 'Forbidden', detail });
   }
 
@@ -83,7 +85,7 @@ export class ProblemError extends Error {
     return new ProblemError({ status: 404, code: 'not_found', title: 'Not found', detail });
   }
 
-  static conflict(code: string, detail: string): ProblemError {
+  static conflict(code: ProblemCode, detail: string): ProblemError {
     return new ProblemError({ status: 409, code, title: 'Conflict', detail });
   }
 
@@ -97,7 +99,7 @@ export class ProblemError extends Error {
     return new ProblemError({ status: 415, code: 'unsupported_media_type', title: 'Unsupported media type', detail });
   }
 
-  static unprocessable(code: string, detail: string): ProblemError {
+  static unprocessable(code: ProblemCode, detail: string): ProblemError {
     return new ProblemError({ status: 422, code, title: 'Unprocessable content', detail });
   }
 
@@ -111,7 +113,7 @@ export class ProblemError extends Error {
     });
   }
 
-  static serviceUnavailable(code: string, detail: string, retryAfterSeconds?: number): ProblemError {
+  static serviceUnavailable(code: ProblemCode, detail: string, retryAfterSeconds?: number): ProblemError {
     return new ProblemError({
       status: 503,
       code,

@@ -70,6 +70,16 @@ describe('production code', () => {
     expect(offending).toEqual([]);
   });
 
+  it('is reached through a deliberate public face: each package index names what it exports', () => {
+    // Issue 23: `export *` of a folder made every name of the domain (230) part of its face. Table and
+    // port types may still be re-exported as a whole (`export type *`).
+    const starred = packages
+      .map((pkg) => `${pkg}/src/index.ts`)
+      .filter((index) => statSync(join(repositoryRoot, index), { throwIfNoEntry: false }))
+      .filter((index) => /^export \* from/m.test(read(index)));
+    expect(starred).toEqual([]);
+  });
+
   it('reaches another package only through its name, never by a relative path', () => {
     const offending = production.flatMap((path) =>
       importsOf(path)

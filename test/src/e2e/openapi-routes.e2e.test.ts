@@ -12,11 +12,12 @@ import { type RunningService, startProcess } from '../support/service-process';
 // keys, business refusals, an exhausted rate limit). Every answer must be documented for its operation:
 // its status, a problem's content type, and each contract header it carries. The requests go through a
 // Prism proxy, which checks the same answers against the document on its own, bodies included, and
-// must report no response violation.
+// must report no response violation. A problem's `code` must be one the document lists for its status
+// (issue 23: the route declarations list them, and the document enumerates them on `code`).
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 interface DocumentedResponse {
-  content?: Record<string, unknown>;
+  content?: Record<string, { schema?: { allOf?: { properties?: { code?: { enum?: string[] } } }[] } }>;
   headers?: Record<string, unknown>;
 }
 interface OpenApiDocument {
@@ -75,6 +76,12 @@ const judge = (method: Method, template: string, response: ApiResponse): void =>
     mismatches.push(`${where}: a problem answered as ${contentType}`);
   if (contentType && !Object.keys(documented.content ?? {}).includes(contentType))
     mismatches.push(`${where}: ${contentType} is not documented`);
+  // Issue 23: each status lists the problem codes it may carry, and a problem answers only one of them.
+  if (response.status >= 400) {
+    const codes = documented.content?.['application/problem+json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+    if (!codes.includes(response.body?.code))
+      mismatches.push(`${where}: code ${response.body?.code} is not one of the documented ${codes.join(', ')}`);
+  }
   const documentedHeaders = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase());
   for (const header of CONTRACT_HEADERS)
     if (response.headers.has(header) && !documentedHeaders.includes(header))

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { UNDECLARED_PROBLEM } from '@cropcover/runtime';
 import { startPrismProxy } from './prism-proxy';
 
 // Starts the project's processes on free ports against a given database, the way the README starts
@@ -86,6 +87,14 @@ const behindPrism = async (service: RunningService): Promise<RunningService> => 
   };
 };
 
+/** The service logs every problem answer a route's declaration does not list (issue 23): the test that
+ *  provoked one fails when it stops the service, naming the route and the code to declare. */
+const refuseUndeclaredProblems = (output: string): void => {
+  const undeclared = output.split('\n').filter((line) => line.includes(UNDECLARED_PROBLEM));
+  if (undeclared.length > 0)
+    throw new Error(`the service answered problems its route declarations do not list:\n${undeclared.join('\n')}`);
+};
+
 /** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
 export const startProcess = async (
   [command, ...args]: readonly string[],
@@ -123,10 +132,12 @@ export const startProcess = async (
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
       await groupExited(child);
+      refuseUndeclaredProblems(output);
     },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
       await groupExited(child);
+      refuseUndeclaredProblems(output);
     },
   };
   const deadline = Date.now() + 90_000;

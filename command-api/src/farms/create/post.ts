@@ -1,10 +1,9 @@
 import { type CommandContext, loadStream } from '@cropcover/application';
-import { type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
+import { FARM_ETAG_HEADER, Farm, type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
 import { farmAggregate, farmStream, initialFarm, type RegisteredFarmer, registerFarm } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { ensureFarmer } from '../../registry/ensure-farmer';
@@ -27,27 +26,32 @@ const attributesOf = (body: FarmCreateRequest): FarmAttributes => ({
   country: body.country ?? null,
 });
 
-/** POST /farms/create — endpoint 8: a farm owned by the caller's farmer profile (made on first use). */
-export const createFarm =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const body = parseBody(FarmCreateRequest, req);
-    const context = commandContextOf(req, deps.clock.now());
-    const owner = await ensureFarmer(deps.eventStore, context);
-    const farmId = newResourceId(res);
-    const stream = farmStream(farmId);
-    // A keyed retry whose first run registered the farm but died before answering gets that farm. An
-    // unkeyed create names a fresh id no stream can have yet, so it does not read one.
-    const earlier = isKeyed(res) ? await loadStream(deps.eventStore, stream, farmAggregate) : undefined;
-    const outcome =
-      earlier?.state.status === 'registered'
-        ? { state: earlier.state, position: earlier.position }
-        : await registerNewFarm(deps, context, stream, farmId, owner, body);
-    const farm = registeredFarm(outcome.state);
-    await awaitReadModels(deps.readYourWrites, res, outcome.position);
-    const response = farmResponse(farm, owner);
-    res.status(201).location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response)).json(response);
-  };
+/** Endpoint 8: a farm owned by the caller's farmer profile (made on first use). */
+export const createFarm = commandRoute('POST /farms/create', {
+  summary: 'Register a farm owned by the caller',
+  request: { body: FarmCreateRequest },
+  success: { status: 201, schema: Farm, description: 'Created', headers: FARM_ETAG_HEADER },
+  problems: {
+    409: { description: 'A new farm or profile kept colliding', codes: ['farm_exists', ...KEPT_CHANGING.codes] },
+  },
+}).handle(async ({ deps, body, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const owner = await ensureFarmer(deps.eventStore, context);
+  const farmId = newResourceId(res);
+  const stream = farmStream(farmId);
+  // A keyed retry whose first run registered the farm but died before answering gets that farm. An
+  // unkeyed create names a fresh id no stream can have yet, so it does not read one.
+  const earlier = isKeyed(res) ? await loadStream(deps.eventStore, stream, farmAggregate) : undefined;
+  const outcome =
+    earlier?.state.status === 'registered'
+      ? { state: earlier.state, position: earlier.position }
+      : await registerNewFarm(deps, context, stream, farmId, owner, body);
+  const farm = registeredFarm(outcome.state);
+  await awaitReadModels(deps.readYourWrites, res, outcome.position);
+  const response = farmResponse(farm, owner);
+  res.location(`/farms/${farmId}`).setHeader('ETag', farmEtag(response));
+  return response;
+});
 
 const registerNewFarm = (
   deps: CommandApiDeps,

@@ -1,17 +1,14 @@
 import { handleCommand } from '@cropcover/application';
-import { type IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
+import { INDEX_SOURCE_RULES, IndexSource, IndexSourceRegisterRequest } from '@cropcover/contracts';
 import {
   indexSourceAggregate,
   indexSourceStream,
   type RegisteredIndexSource,
   registerIndexSource,
-  sourceOwnerFor,
 } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import { v7 as uuidv7 } from 'uuid';
-import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { awaitReadModels } from '../../read-your-writes';
 
 /** The source as GET shows it. */
@@ -27,23 +24,27 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
   registered_at: source.registeredAt,
 });
 
-/** POST /insurance/index-sources — a data provider (or an admin) registers a source of index data for its
- *  organization (SPEC §7); policies then name it, and only its owner writes its readings. */
-export const registerIndexSourceRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const context = commandContextOf(req, deps.clock.now());
-    sourceOwnerFor(context.actor);
-    const request = parseBody(IndexSourceRegisterRequest, req);
-    const sourceId = uuidv7();
-    const outcome = await handleCommand(
-      deps.eventStore,
-      indexSourceStream(sourceId),
-      indexSourceAggregate,
-      (state) => registerIndexSource({ actor: context.actor, sourceId, request, now: context.now }, state),
-      context,
-    );
-    if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.status(201).location(`/insurance/index-sources/${sourceId}`).json(indexSourceResponse(outcome.state.source));
-  };
+/** A data provider (or an admin) registers a source of index data for its organization (SPEC §7); policies
+ *  then name it, and only its owner writes its readings. */
+export const registerIndexSourceRoute = commandRoute('POST /insurance/index-sources', {
+  summary: "Register a source of index data (station, grid or field) for the caller's organization",
+  description: INDEX_SOURCE_RULES,
+  roles: ['data_provider'],
+  request: { body: IndexSourceRegisterRequest },
+  success: { status: 201, schema: IndexSource, description: 'Registered; Location names it' },
+  problems: { 409: { description: 'A new source kept colliding', codes: ['source_exists', ...KEPT_CHANGING.codes] } },
+}).handle(async ({ deps, body: request, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const sourceId = uuidv7();
+  const outcome = await handleCommand(
+    deps.eventStore,
+    indexSourceStream(sourceId),
+    indexSourceAggregate,
+    (state) => registerIndexSource({ actor: context.actor, sourceId, request, now: context.now }, state),
+    context,
+  );
+  if (outcome.state.status !== 'registered') throw new Error(`index source ${sourceId} was not registered`);
+  await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+  res.location(`/insurance/index-sources/${sourceId}`);
+  return indexSourceResponse(outcome.state.source);
+});

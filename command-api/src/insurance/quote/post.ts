@@ -1,25 +1,19 @@
-import { loadPolicyDataSources, loadStream } from '@cropcover/application';
-import { QuoteRequest } from '@cropcover/contracts';
+import { loadStream } from '@cropcover/application';
+import { Quote, QuoteRequest } from '@cropcover/contracts';
 import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
-import { parseBody, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../command-api-deps';
-import { requireInsurer } from '../insurer';
+import { commandRoute } from '../../command-route';
+import { coverDataSources } from '../cover-data-sources';
+import { COVER_REFUSED } from '../insurance-problems';
 
-/** POST /insurance/quote — endpoint 1: the premium the cover would be issued at today. Records nothing. */
-export const quoteRoute =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const organizationId = requireInsurer(principalOf(req));
-    const request = parseBody(QuoteRequest, req);
-    const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
-    const dataSources = await loadPolicyDataSources(deps.eventStore, {
-      organizationId,
-      farm: farm.state,
-      fieldId: request.field_id,
-      perils: request.perils,
-      choice: request.data_sources,
-      defaults: deps.indexSourceDefaults,
-    });
-    res.json(await deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources }));
-  };
+/** Endpoint 1: the premium the cover would be issued at today. Records nothing. */
+export const quoteRoute = commandRoute('POST /insurance/quote', {
+  summary: 'Price a cover (endpoint 1); quote and issue price identically',
+  roles: ['insurer'],
+  request: { body: QuoteRequest },
+  success: { status: 200, schema: Quote, description: 'The quote' },
+  problems: { 404: { description: 'Unknown farm', codes: ['not_found'] }, 422: COVER_REFUSED },
+}).handle(async ({ deps, body: request, organizationId }) => {
+  const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+  const dataSources = await coverDataSources(deps, organizationId, farm.state, request);
+  return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources });
+});

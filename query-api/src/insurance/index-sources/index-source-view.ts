@@ -1,13 +1,11 @@
 import type { IndexSource } from '@cropcover/contracts';
 import type { IndexSourcesTable } from '@cropcover/read-store';
-import { type Principal, requireRolesInOrganization } from '@cropcover/runtime';
 import type { Selectable } from 'kysely';
 import { isoTimestamp } from '../../timestamps';
 
 /** Sources are read by every organization (SPEC §7): an insurer choosing data for a policy, an auditor
  *  checking it, a data provider finding its own. Any role, always with an org_id like every insurance read. */
-export const requireSourceReader = (principal: Principal): string =>
-  requireRolesInOrganization(principal, 'insurer', 'data_provider', 'auditor');
+export const SOURCE_READERS = ['insurer', 'data_provider', 'auditor'] as const;
 
 export const indexSourceView = (row: Selectable<IndexSourcesTable>): IndexSource => ({
   source_id: row.source_id,

@@ -1,11 +1,9 @@
-import { type PolicyList, PolicyListQuery } from '@cropcover/contracts';
+import { PolicyList, PolicyListQuery } from '@cropcover/contracts';
 import { asLastCheckedOn, policyListItem } from '@cropcover/domain';
 import { calendarDateOf, type ReadModels } from '@cropcover/read-store';
-import { parseQuery, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import { type Kysely, sql } from 'kysely';
-import type { QueryApiDeps } from '../../query-api-deps';
-import { requirePolicyReader } from '../visible-policy';
+import { queryRoute } from '../../query-route';
+import { POLICY_READERS } from '../visible-policy';
 
 type Filters = Omit<PolicyListQuery, 'page' | 'page_size'> & { organizationId: string };
 
@@ -60,20 +58,20 @@ const totalOf = async (db: Kysely<ReadModels>, filters: Filters): Promise<number
   return Number(total);
 };
 
-/** GET /insurance/policies — endpoint 2: the caller's organization's policies, newest first. Admins too see
- *  only their own organization here (SPEC §4: lists only ever show the caller's organization). */
-export const listPolicies =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const organizationId = requirePolicyReader(principalOf(req));
-    const { page, page_size, ...filters } = parseQuery(PolicyListQuery, req);
-    const scope: Filters = { ...filters, organizationId };
-    const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
-    const list: PolicyList = {
-      items: rows.map((row) => policyListItem(asLastCheckedOn(row.aggregate, row.checked_on))),
-      total,
-      page,
-      page_size,
-    };
-    res.json(list);
+/** Endpoint 2: the caller's organization's policies, newest first. Admins too see only their own
+ *  organization here (SPEC §4: lists only ever show the caller's organization). */
+export const listPolicies = queryRoute('GET /insurance/policies', {
+  summary: "The organization's policies (endpoint 2), newest first; filters combine with AND",
+  roles: POLICY_READERS,
+  request: { query: PolicyListQuery },
+  success: { status: 200, schema: PolicyList, description: 'A page of policies' },
+}).handle(async ({ deps, query: { page, page_size, ...filters }, organizationId }) => {
+  const scope: Filters = { ...filters, organizationId };
+  const [rows, total] = await Promise.all([pageOf(deps.db, scope, page, page_size), totalOf(deps.db, scope)]);
+  return {
+    items: rows.map((row) => policyListItem(asLastCheckedOn(row.aggregate, row.checked_on))),
+    total,
+    page,
+    page_size,
   };
+});

@@ -1,10 +1,10 @@
 import { type Actor, canActForOrganization } from '@cropcover/domain';
 import type { ReadModels } from '@cropcover/read-store';
-import { type Principal, ProblemError, requireRolesInOrganization } from '@cropcover/runtime';
+import { ProblemError } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 /** Webhooks are the insurer's (SPEC §4), always for an organization. */
-export const requireWebhookReader = (principal: Principal): string => requireRolesInOrganization(principal, 'insurer');
+export const WEBHOOK_READERS = ['insurer'] as const;
 
 /** The subscription's row when the actor may act for its organization; 404 otherwise, never 403, so
  *  another organization cannot learn which webhook ids exist. */

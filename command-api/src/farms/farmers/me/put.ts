@@ -1,27 +1,29 @@
 import { handleCommand } from '@cropcover/application';
-import { FarmerUpdateRequest } from '@cropcover/contracts';
+import { FarmerProfile, FarmerUpdateRequest } from '@cropcover/contracts';
 import { farmerAggregate, farmerIdForSubject, farmerStream, updateFarmerProfile } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { awaitReadModels } from '../../../read-your-writes';
 import { farmerResponse } from '../../../registry/farmer-response';
 import { registeredFarmer } from '../../../registry/registered';
 
-/** PUT /farms/farmers/me — omitted fields stay, null clears an optional one. */
-export const updateOwnFarmerProfile =
-  (deps: CommandApiDeps): RequestHandler =>
-  async (req, res) => {
-    const changes = parseBody(FarmerUpdateRequest, req);
-    const context = commandContextOf(req, deps.clock.now());
-    const outcome = await handleCommand(
-      deps.eventStore,
-      farmerStream(farmerIdForSubject(context.principal.sub)),
-      farmerAggregate,
-      (state) => updateFarmerProfile({ changes, now: context.now }, state),
-      context,
-    );
-    await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res.json(farmerResponse(registeredFarmer(outcome.state)));
-  };
+export const updateOwnFarmerProfile = commandRoute('PUT /farms/farmers/me', {
+  summary: "Update the caller's farmer profile (omitted fields stay, null clears)",
+  request: { body: FarmerUpdateRequest },
+  success: { status: 200, schema: FarmerProfile, description: 'Updated' },
+  problems: {
+    404: { description: 'No profile yet', codes: ['farmer_profile_not_found'] },
+    409: KEPT_CHANGING,
+  },
+}).handle(async ({ deps, body, req, res }) => {
+  const context = commandContextOf(req, deps.clock.now());
+  const outcome = await handleCommand(
+    deps.eventStore,
+    farmerStream(farmerIdForSubject(context.principal.sub)),
+    farmerAggregate,
+    (state) => updateFarmerProfile({ changes: body, now: context.now }, state),
+    context,
+  );
+  await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
+  return farmerResponse(registeredFarmer(outcome.state));
+});

@@ -1,28 +1,36 @@
 import { handleCommand, newWebhookSecret, storeWebhookSecret } from '@cropcover/application';
-import { webhookCreateRequest } from '@cropcover/contracts';
+import {
+  CreatedWebhookSubscription,
+  WEBHOOK_DELIVERY_RULES,
+  WebhookCreateRequest,
+  webhookCreateRequest,
+} from '@cropcover/contracts';
 import {
   createWebhookSubscription,
   ownedWebhookSubscription,
   webhookAggregate,
   webhookStream,
 } from '@cropcover/domain';
-import { parseBody } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
 import { v7 as uuidv7 } from 'uuid';
-import type { CommandApiDeps } from '../../../command-api-deps';
 import { commandContextOf } from '../../../command-context';
+import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { awaitReadModels } from '../../../read-your-writes';
-import { requireInsurer } from '../../insurer';
 import { webhookResponse } from '../webhook-response';
 
-/** POST /insurance/webhooks/trigger-events — endpoint 6: subscribes a receiver to `trigger.breached`; the
- *  only response that ever shows the signing secret. */
-export const createWebhookSubscriptionRoute = (deps: CommandApiDeps): RequestHandler => {
-  const schema = webhookCreateRequest(deps.webhookAllowInsecure);
-  return async (req, res) => {
+/** Endpoint 6: subscribes a receiver to `trigger.breached`; the only response that ever shows the signing
+ *  secret. */
+export const createWebhookSubscriptionRoute = commandRoute('POST /insurance/webhooks/trigger-events', {
+  summary: 'Subscribe a receiver to trigger.breached (endpoint 6); the signing secret is shown only here',
+  description: WEBHOOK_DELIVERY_RULES,
+  roles: ['insurer'],
+  request: { body: WebhookCreateRequest },
+  success: { status: 201, schema: CreatedWebhookSubscription, description: 'Subscribed' },
+  problems: {
+    409: { description: 'A new subscription kept colliding', codes: ['webhook_exists', ...KEPT_CHANGING.codes] },
+  },
+}).handle(
+  async ({ deps, body: { url, description }, organizationId, req, res }) => {
     const context = commandContextOf(req, deps.clock.now());
-    const organizationId = requireInsurer(context.principal);
-    const { url, description } = parseBody(schema, req);
     const webhookId = uuidv7();
     const rawSecret = newWebhookSecret();
     await storeWebhookSecret(deps.db, webhookId, rawSecret, context.now);
@@ -38,9 +46,9 @@ export const createWebhookSubscriptionRoute = (deps: CommandApiDeps): RequestHan
       context,
     );
     await awaitReadModels(deps.readYourWrites, res, outcome.appended?.position);
-    res
-      .status(201)
-      .location(`/insurance/webhooks/${webhookId}`)
-      .json({ ...webhookResponse(ownedWebhookSubscription(outcome.state, context.actor)), raw_secret: rawSecret });
-  };
-};
+    res.location(`/insurance/webhooks/${webhookId}`);
+    return { ...webhookResponse(ownedWebhookSubscription(outcome.state, context.actor)), raw_secret: rawSecret };
+  },
+  // WEBHOOK_ALLOW_INSECURE (development, tests) also accepts http and private hosts.
+  { acceptedRequest: (deps) => ({ body: webhookCreateRequest(deps.webhookAllowInsecure) }) },
+);

@@ -1,24 +1,14 @@
-import { ProblemError, principalOf } from '@cropcover/runtime';
-import type { RequestHandler } from 'express';
-import type { QueryApiDeps } from '../../../query-api-deps';
+import { FarmerProfile } from '@cropcover/contracts';
+import { queryRoute } from '../../../query-route';
 import { farmerView } from '../../farm-view';
 
-/** GET /farms/farmers/me — the caller's own profile. */
-export const getOwnFarmerProfile =
-  (deps: QueryApiDeps): RequestHandler =>
-  async (req, res) => {
-    const row = await deps.db
-      .selectFrom('farmers')
-      .selectAll()
-      .where('subject', '=', principalOf(req).sub)
-      .executeTakeFirst();
-    if (!row) {
-      throw new ProblemError({
-        status: 404,
-        code: 'farmer_profile_not_found',
-        title: 'Not found',
-        detail: 'You have no farmer profile yet: POST /farms/farmers, or create a farm.',
-      });
-    }
-    res.json(farmerView(row));
-  };
+export const getOwnFarmerProfile = queryRoute('GET /farms/farmers/me', {
+  summary: "The caller's farmer profile",
+  success: { status: 200, schema: FarmerProfile, description: 'The profile' },
+  problems: { 404: { description: 'No profile yet', codes: ['farmer_profile_not_found'] } },
+}).handle(async ({ deps, principal, refuse }) => {
+  const row = await deps.db.selectFrom('farmers').selectAll().where('subject', '=', principal.sub).executeTakeFirst();
+  if (!row)
+    throw refuse('farmer_profile_not_found', 'You have no farmer profile yet: POST /farms/farmers, or create a farm.');
+  return farmerView(row);
+});

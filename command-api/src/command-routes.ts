@@ -1,0 +1,40 @@
+import { type Route, tagged } from '@cropcover/runtime';
+import type { CommandApiDeps } from './command-api-deps';
+import { createFarm } from './farms/create/post';
+import { deleteFarm } from './farms/farm_id/delete';
+import { registerFieldRoute } from './farms/farm_id/fields/post';
+import { updateFarmRoute } from './farms/farm_id/put';
+import { updateOwnFarmerProfile } from './farms/farmers/me/put';
+import { createFarmerProfile } from './farms/farmers/post';
+import { recordIndexReadingsRoute } from './insurance/index-readings/post';
+import { registerIndexSourceRoute } from './insurance/index-sources/post';
+import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
+import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
+import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
+import { issuePolicyRoute } from './insurance/policies/post';
+import { quoteRoute } from './insurance/quote/post';
+import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
+import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
+
+/** Every write of the service, each declared in the folder of its path, grouped by the tag the OpenAPI
+ *  document shows it under. The router and the document are built from this list alone. */
+export const commandRoutes: readonly Route<CommandApiDeps>[] = [
+  ...tagged('Farm registry', [
+    createFarmerProfile,
+    updateOwnFarmerProfile,
+    createFarm,
+    updateFarmRoute,
+    deleteFarm,
+    registerFieldRoute,
+  ]),
+  ...tagged('Insurance', [
+    quoteRoute,
+    issuePolicyRoute,
+    evaluatePolicyRoute,
+    lapsePolicyRoute,
+    settlePayoutRoute,
+    recordIndexReadingsRoute,
+  ]),
+  ...tagged('Index data', [registerIndexSourceRoute]),
+  ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),
+];

@@ -1,0 +1,23 @@
+/** Why a cover cannot be quoted or issued: the farm, the terms, the data it would read (`resolveDataSources`)
+ *  and its price (`priceCover`), as quote and issue check them alike. */
+export const COVER_REFUSED = {
+  description:
+    'The cover cannot be written: farm_inactive, invalid_perils, invalid_term, retroactive_cover, ' +
+    'invalid_currency, invalid_amount, known_loss, uninsurable, premium_too_small, or its data ' +
+    '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered)',
+  codes: [
+    'farm_inactive',
+    'invalid_perils',
+    'invalid_term',
+    'retroactive_cover',
+    'invalid_currency',
+    'invalid_amount',
+    'known_loss',
+    'uninsurable',
+    'premium_too_small',
+    'unknown_source',
+    'source_index_mismatch',
+    'field_not_registered',
+    'location_not_covered',
+  ],
+} as const;

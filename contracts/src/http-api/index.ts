@@ -1,0 +1,20 @@
+export {
+  PROBLEM_STATUSES,
+  PROBLEM_TITLES,
+  type ProblemCode,
+  type ProblemCodeOf,
+  type ProblemStatus,
+} from './problem-codes';
+export type {
+  DeclaredCodeOf,
+  HttpMethod,
+  Operation,
+  Role,
+  RouteContract,
+  RouteDeclaration,
+  RouteProblems,
+  RouteRequest,
+  SuccessResponse,
+} from './route-contract';
+export { operationIdOf } from './route-operation';
+export { mayAnswer, type ProblemAnswer, routeProblems } from './route-problems';

@@ -1,0 +1,104 @@
+// Every `code` a problem answer of the API may carry, with the one HTTP status it is answered with. A
+// route declares the codes it may answer under their statuses (route-contract.ts), and the domain's
+// refusals and the HTTP layer's problems can name only codes listed here, so a misspelt code, or one
+// declared under the wrong status, is a type error. Grouped by concept; add a code to its group.
+
+export const PROBLEM_STATUSES = {
+  // The HTTP layer: any route
+  validation_failed: 400,
+  malformed_json: 400,
+  json_too_deep: 400,
+  incomplete_body: 400,
+  malformed_path: 400,
+  malformed_request: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  forbidden: 403,
+  organization_required: 403,
+  not_found: 404,
+  request_timeout: 408,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  headers_too_large: 431,
+  internal_error: 500,
+  authentication_unavailable: 503,
+
+  // Writes: idempotency keys (POST) and appends that kept losing races
+  invalid_idempotency_key: 400,
+  idempotency_key_in_flight: 409,
+  idempotency_key_reused: 422,
+  concurrency_conflict: 409,
+
+  // Reads: read-your-writes
+  invalid_consistency_token: 400,
+
+  // Farm registry
+  farmer_profile_exists: 409,
+  farmer_profile_not_found: 404,
+  farm_exists: 409,
+  not_farm_owner: 403,
+  version_conflict: 409,
+  precondition_failed: 412,
+  field_exists: 409,
+  farm_inactive: 422,
+
+  // Index data: sources and readings
+  source_exists: 409,
+  not_source_owner: 403,
+  unknown_source: 422,
+  unknown_location: 422,
+  location_not_covered: 422,
+  source_index_mismatch: 422,
+  field_not_registered: 422,
+  reading_in_future: 422,
+
+  // Covers: quote and issue
+  invalid_term: 422,
+  retroactive_cover: 422,
+  invalid_perils: 422,
+  invalid_currency: 422,
+  invalid_amount: 422,
+  known_loss: 422,
+  uninsurable: 422,
+  premium_too_small: 422,
+
+  // Policies: evaluation, lapse, closing
+  policy_exists: 409,
+  as_of_in_future: 422,
+  policy_not_evaluable: 422,
+  policy_closed: 422,
+  policy_not_lapsable: 422,
+  settlement_period_open: 422,
+  not_a_backtest: 422,
+
+  // Webhooks
+  webhook_exists: 409,
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUSES;
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[ProblemCode];
+/** The codes answered with `status`. */
+export type ProblemCodeOf<S extends ProblemStatus> = {
+  [C in ProblemCode]: (typeof PROBLEM_STATUSES)[C] extends S ? C : never;
+}[ProblemCode];
+
+/** The one title each status's problems carry (RFC 9457 `title`: the same for every occurrence). */
+export const PROBLEM_TITLES: Readonly<Record<ProblemStatus, string>> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  408: 'Request timeout',
+  409: 'Conflict',
+  412: 'Precondition failed',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable content',
+  429: 'Too many requests',
+  431: 'Request header fields too large',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+};

@@ -1,0 +1,67 @@
+import type { z } from '../zod';
+import type { ProblemCode, ProblemCodeOf, ProblemStatus } from './problem-codes';
+
+// What a route promises its callers: the part of a route declaration the OpenAPI document is built from
+// and the router validates with. The handler is added beside it (runtime's `Route`); the HTTP layer's
+// own statuses (401, 429, 413, …) are added to every route by route-problems.ts.
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The roles of a token's `roles` claim a route may be called with; admins pass every role check. */
+export type Role = 'insurer' | 'auditor' | 'data_provider';
+
+export interface RouteRequest {
+  /** The path's `{name}` segments, as a strict object. */
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** Header names as written in the document (`If-Match`); validated against the request's headers. */
+  readonly headers?: z.ZodObject;
+  /** A JSON body. A write route that declares none accepts only an empty one (`NoBody`). */
+  readonly body?: z.ZodType;
+  /** False when the body may be left out altogether (its schema accepts `{}`). */
+  readonly bodyRequired?: boolean;
+}
+
+export interface SuccessResponse {
+  readonly status: 200 | 201 | 204;
+  readonly description: string;
+  /** Absent for 204. */
+  readonly schema?: z.ZodType;
+  /** Headers the route itself sets on success, name → description (Location and the write headers are added
+   *  to every route). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The problems a route may answer beyond the HTTP layer's, by status: each status's codes must be codes
+ *  of that status (problem-codes.ts). */
+export type RouteProblems = {
+  readonly [S in ProblemStatus]?: { readonly description: string; readonly codes: readonly ProblemCodeOf<S>[] };
+};
+
+export interface RouteContract {
+  readonly method: HttpMethod;
+  /** As the document writes it: `/farms/{farm_id}/fields`. */
+  readonly path: string;
+  readonly tags: readonly string[];
+  readonly summary: string;
+  readonly description?: string;
+  /** Any of these roles, or admin, and an `org_id` in the token; absent: any authenticated caller. */
+  readonly roles?: readonly Role[];
+  readonly request?: RouteRequest;
+  readonly success: SuccessResponse;
+  readonly problems?: RouteProblems;
+}
+
+/** How a route is named where it is declared: `POST /farms/{farm_id}/fields`, as a request line reads. */
+export type Operation = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+
+/** What a route's file declares besides its operation; its tags come from the list it is in. */
+export type RouteDeclaration = Omit<RouteContract, 'method' | 'path' | 'tags'>;
+
+/** The codes a route's own declaration lists (the HTTP layer's come on top, route-problems.ts). */
+export type DeclaredCodeOf<C extends RouteDeclaration> = C['problems'] extends infer P
+  ? P extends RouteProblems
+    ? { [S in keyof P]-?: NonNullable<P[S]> extends { readonly codes: readonly (infer K)[] } ? K : never }[keyof P] &
+        ProblemCode
+    : never
+  : never;

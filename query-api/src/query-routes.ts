@@ -1,0 +1,25 @@
+import { type Route, tagged } from '@cropcover/runtime';
+import { listFields } from './farms/farm_id/fields/get';
+import { getFarm } from './farms/farm_id/get';
+import { getOwnFarmerProfile } from './farms/farmers/me/get';
+import { lookUpFarmer } from './farms/farmers/platform_farmer_id/get';
+import { listIndexReadings } from './insurance/index-readings/get';
+import { listIndexSources } from './insurance/index-sources/get';
+import { getIndexSource } from './insurance/index-sources/source_id/get';
+import { listPolicies } from './insurance/policies/get';
+import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
+import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
+import { getPolicy } from './insurance/policies/policy_id/get';
+import { listWebhooks } from './insurance/webhooks/get';
+import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
+import { getWebhook } from './insurance/webhooks/webhook_id/get';
+import type { QueryApiDeps } from './query-api-deps';
+
+/** Every read of the service, each declared in the folder of its path, grouped by the tag the OpenAPI
+ *  document shows it under. The router and the document are built from this list alone. */
+export const queryRoutes: readonly Route<QueryApiDeps>[] = [
+  ...tagged('Farm registry', [getOwnFarmerProfile, lookUpFarmer, getFarm, listFields]),
+  ...tagged('Insurance', [listPolicies, getPolicy, listEvaluations, listPolicyEvents, listIndexReadings]),
+  ...tagged('Index data', [listIndexSources, getIndexSource]),
+  ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
+];
