@@ -4,6 +4,8 @@ export * from './insurance';
 export * from './integration';
 export * from './log-event';
 export * from './openapi';
+export * from './programmes';
 export * from './registry';
+export * from './reinsurance';
 export * from './webhooks';
 export { z } from './zod';
