@@ -3,11 +3,20 @@
 // condition of the request, RFC 9110 If-Match), rejected 422.
 export type RefusalReason = 'not_found' | 'forbidden' | 'conflict' | 'precondition_failed' | 'rejected';
 
+/** One entry of a refusal's `errors[]`: where and what, and any numbers that say why (a capacity
+ *  refusal names the limit, its capacity, what is committed and what was asked). */
+export interface RefusalEntry {
+  readonly path: string;
+  readonly message: string;
+  readonly [detail: string]: unknown;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly reason: RefusalReason,
     readonly code: string,
     message: string,
+    readonly errors?: readonly RefusalEntry[],
   ) {
     super(message);
     this.name = 'DomainError';

@@ -1,6 +1,6 @@
 export { type Actor, type ActorInRoles, canActForOrganization, holdsRole } from './actor';
 export { type Aggregate, type StreamName, streamName } from './aggregate';
-export { DomainError, type RefusalReason } from './domain-error';
+export { DomainError, type RefusalEntry, type RefusalReason } from './domain-error';
 export * from './farmers';
 export * from './farms';
 export * from './index-sources';
@@ -8,5 +8,6 @@ export * from './insurance';
 export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
 export * from './policies';
+export * from './programmes';
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
 export * from './webhooks';
