@@ -9,5 +9,6 @@ export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
 export * from './policies';
 export * from './programmes';
+export * from './reinsurance';
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
 export * from './webhooks';

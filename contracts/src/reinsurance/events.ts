@@ -59,6 +59,8 @@ export const SubjectPremiumRecorded = z
   .object({
     ...LedgerEntry,
     policy_id: z.string(),
+    /** The revision of the policy's stream the level was taken at: an older one is a replay. */
+    policy_revision: z.number().int().nonnegative(),
     premium_minor: MinorUnits,
     gross_minor: Minor,
     cumulative_gross_minor: MinorUnits,
@@ -77,6 +79,7 @@ export const SubjectLossRecorded = z
   .object({
     ...LedgerEntry,
     policy_id: z.string(),
+    policy_revision: z.number().int().nonnegative(),
     peril: Peril,
     source_id: z.string(),
     location: z.string(),
