@@ -8,6 +8,7 @@ export * from './insurance';
 export { laterTimestamp } from './later-timestamp';
 export { PLATFORM_VERSION } from './platform-version';
 export * from './policies';
+export * from './portfolio';
 export * from './programmes';
 export * from './reinsurance';
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
