@@ -6,10 +6,10 @@ import { termYearsBack } from '../insurance/cover-term';
 import { toMinorUnits } from '../insurance/money';
 import type { IndexObservation } from '../insurance/trigger-evaluation';
 import { backtestPolicy } from '../policies/backtest-policy';
-import { issuePolicy } from '../policies/issue-policy';
-import { evolvePolicy, type IssuedPolicy, initialPolicy } from '../policies/policy';
+import type { IssuedPolicy } from '../policies/policy';
 import { zoneKey } from '../programmes/accumulation-zone';
-import { insuredFarm, insurer } from '../testing/insured-farm';
+import { insurer } from '../testing/insured-farm';
+import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { reading } from '../testing/readings';
 import { AsIfBook } from './as-if-book';
 import { asIfPolicyOf, evaluateSeasonTrigger } from './default-product-covers';
@@ -35,32 +35,17 @@ const issued = (
   sumInsured: number,
   dataSources: PolicyDataSources,
   term = { start: '2026-04-01', end: '2026-06-29' },
-): IssuedPolicy => {
-  const perils = Object.keys(dataSources) as Peril[];
-  const [event] = issuePolicy(
-    {
-      actor: insurer,
+): IssuedPolicy =>
+  issuedPolicyAfter(
+    policyIssuedEvents({
       policyId,
-      environment: 'sandbox',
-      request: {
-        farm_id: 'farm-1',
-        field_id: 'north',
-        perils,
-        sum_insured: sumInsured,
-        currency: 'KES',
-        term_start: term.start,
-        term_end: term.end,
-      },
-      farm: insuredFarm,
+      perils: Object.keys(dataSources) as Peril[],
+      sumInsured,
+      termStart: term.start,
+      termEnd: term.end,
       dataSources,
-      history: {},
-      settlementPeriodDays: 30,
-      now: new Date(`${term.start}T00:00:00Z`),
-    },
-    initialPolicy,
+    }),
   );
-  return evolvePolicy(initialPolicy, event!) as IssuedPolicy;
-};
 
 const book = (
   policies: readonly IssuedPolicy[],

@@ -44,6 +44,16 @@ export interface RecordLoss extends Movement {
   readonly season: string;
 }
 
+/** What every record of a movement says: where it is, what caused it, and the revision it was read at. */
+const movementOf = (command: Movement, book: PeriodBook) => ({
+  programme_id: command.programmeId,
+  period: book.period,
+  source_event: command.sourceEvent,
+  recorded_at: command.now.toISOString(),
+  policy_id: command.policyId,
+  policy_revision: command.policyRevision,
+});
+
 const isStale = (level: { readonly policyRevision: number } | undefined, revision: number) =>
   level !== undefined && level.policyRevision >= revision;
 
@@ -56,12 +66,7 @@ export const recordPremium = (command: RecordPremium, ledger: ReinsuranceLedger)
   const recorded: ReinsuranceEvent = {
     type: 'SubjectPremiumRecorded',
     data: {
-      programme_id: command.programmeId,
-      period: book.period,
-      source_event: command.sourceEvent,
-      recorded_at: command.now.toISOString(),
-      policy_id: command.policyId,
-      policy_revision: command.policyRevision,
+      ...movementOf(command, book),
       premium_minor: command.premiumMinor,
       gross_minor: gross,
       cumulative_gross_minor: book.grossPremiumMinor + gross,
@@ -108,12 +113,7 @@ export const recordLoss = (command: RecordLoss, ledger: ReinsuranceLedger): Rein
   const recorded: ReinsuranceEvent = {
     type: 'SubjectLossRecorded',
     data: {
-      programme_id: command.programmeId,
-      period: book.period,
-      source_event: command.sourceEvent,
-      recorded_at: command.now.toISOString(),
-      policy_id: command.policyId,
-      policy_revision: command.policyRevision,
+      ...movementOf(command, book),
       peril: command.peril,
       source_id: command.zone.source_id,
       location: command.zone.location,
