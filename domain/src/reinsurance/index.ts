@@ -2,6 +2,7 @@ export * from './apply-treaties';
 export * from './bind-treaty';
 export * from './cat-event';
 export * from './ledger-entries';
+export * from './policy-movements';
 export * from './record-movements';
 export * from './reinsurance-access';
 export * from './reinsurance-ledger';
