@@ -11,6 +11,7 @@ export {
   type ProgressSource,
   type ProjectionProgress,
 } from './progress-channel';
+export { loadPeriodFigures } from './queries/programme-results';
 export { loadReadingHistory } from './queries/reading-history';
 export {
   loadReadingVersions,

@@ -59,12 +59,12 @@ export const CessionEntry = z
     zone: z.object({ source_id: z.string(), location: z.string() }).nullable(),
     peril: Peril.nullable(),
     cat_event: z.string().nullable(),
-    /** The movement of what the treaty applies to (for a recovery: its subject). */
+    /** The movement of what the treaty applies to; 0 for a recovery, whose subject is cumulative_gross. */
     gross: z.number(),
     cumulative_gross: z.number(),
     ceded: z.number(),
     cumulative_ceded: z.number(),
-    /** gross − ceded. */
+    /** gross − ceded (for a recovery: − its change). */
     net: z.number(),
     recorded_at: DateTime,
   })

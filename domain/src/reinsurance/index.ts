@@ -3,6 +3,7 @@ export * from './bind-treaty';
 export * from './cat-event';
 export * from './ledger-entries';
 export * from './policy-movements';
+export * from './programme-results';
 export * from './record-movements';
 export * from './reinsurance-access';
 export * from './reinsurance-ledger';
