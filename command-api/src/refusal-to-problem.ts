@@ -21,6 +21,7 @@ export const refusalToProblem: ErrorRequestHandler = (error, _req, _res, next) =
         code: error.code,
         title: titleOf[error.reason],
         detail: error.message,
+        errors: error.errors,
       }),
     );
   } else if (error instanceof WrongExpectedRevisionError) {

@@ -4,7 +4,6 @@
 // Shapes every part of the API shares, and currencies
 export { NoBody } from './common';
 export { isIsoCurrency, minorUnitExponent } from './currency';
-
 // The HTTP API: problem codes and route declarations
 export {
   type DeclaredCodeOf,
@@ -18,11 +17,11 @@ export {
   type RouteDeclaration,
   type RouteRequest,
 } from './http-api';
-
 // Insurance and index data: perils and trigger terms, quotes and policies, evaluations and payouts, the
 // policy's events and their audit, index sources and their readings
 export {
   AuditEvent,
+  amountFitsCurrency,
   BreachDeclarable,
   Comparison,
   DataCoverage,
@@ -91,6 +90,8 @@ export {
   IntegrationMessageHeaders,
   type IntegrationTopicNames,
   PolicyEventMessage,
+  ProgrammeEventMessage,
+  ProgrammeStreamKind,
   prefixedTopics,
   RegistryAggregateType,
   RegistryEventMessage,
@@ -103,6 +104,27 @@ export { LogEvent } from './log-event';
 // The OpenAPI document, built from the route declarations
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
+// Programmes: capacity per zone, exposure and the as-if history of the book
+export {
+  CapacityBelowCommittedEntry,
+  CapacityExceededEntry,
+  CapacityLimitKind,
+  CapacityPatch,
+  CapacityRules,
+  CapacityRulesMinor,
+  ExposureGrouping,
+  ExposureReleaseReason,
+  ExposureSort,
+  ExposureZone,
+  LossStatistics,
+  PortfolioBacktestResult,
+  ProgrammeCreateRequest,
+  ProgrammeEvent,
+  ProgrammeUpdated,
+  ProgrammeUpdateRequest,
+  programmeUpdateAmounts,
+  ReturnPeriodLoss,
+} from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events
 export {
   FARM_ETAG_HEADER,
@@ -137,6 +159,15 @@ export {
   ShareableIdClaimed,
   updatedAtOfFarmEtag,
 } from './registry';
+// Reinsurance: treaties, the cession ledger and results per period
+export {
+  LedgerPeriod,
+  ProgrammeResults,
+  ReinsuranceEvent,
+  TreatyBindRequest,
+  TreatyTerms,
+  TreatyType,
+} from './reinsurance';
 
 // Webhooks: subscriptions and what is delivered to them
 export {

@@ -1,6 +1,8 @@
 import { PolicyEvent } from './insurance/events';
 import { IndexSourceEvent } from './insurance/index-sources';
+import { ProgrammeEvent } from './programmes/events';
 import { FarmEvent, FarmerEvent, ShareableIdEvent } from './registry/events';
+import { ReinsuranceEvent } from './reinsurance/events';
 import { WebhookSubscriptionEvent } from './webhooks/events';
 import { z } from './zod';
 
@@ -12,5 +14,7 @@ export const LogEvent = z.discriminatedUnion('type', [
   ShareableIdEvent,
   WebhookSubscriptionEvent,
   IndexSourceEvent,
+  ProgrammeEvent,
+  ReinsuranceEvent,
 ]);
 export type LogEvent = z.infer<typeof LogEvent>;

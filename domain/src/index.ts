@@ -114,6 +114,30 @@ export {
   visibleIssuedPolicy,
 } from './policies';
 
+// Programmes: capacity per zone and in aggregate, the binding check, reserve and release
+export {
+  evolveProgramme,
+  initialProgramme,
+  type Programme,
+  programmeStream,
+  releaseExposure,
+  reserveExposure,
+  updateProgramme,
+} from './programmes';
+
+// Reinsurance: treaties bound to a programme, the cession ledger, results per period
+export {
+  bindTreaty,
+  evolveReinsuranceLedger,
+  initialReinsuranceLedger,
+  type PeriodFigures,
+  programmeResults,
+  type ReinsuranceLedger,
+  recordLoss,
+  recordPremium,
+  reinsuranceStream,
+} from './reinsurance';
+
 // Shareable ids (PF-…, PM-…): drawn once, claimed in their own stream
 export { newShareableId, normalizeShareableId, type ShareableIdPrefix, shareableIdStream } from './shareable-id';
 

@@ -3,6 +3,8 @@ import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';
 import { indexSourcesProjection } from './projections/index-sources-projection';
 import { policiesProjection } from './projections/policies-projection';
+import { programmesProjection } from './projections/programmes-projection';
+import { reinsuranceProjection } from './projections/reinsurance-projection';
 import { webhooksProjection } from './projections/webhooks-projection';
 
 /** Every projection of the read models the query API serves; the projector runs and rebuilds these. */
@@ -11,5 +13,7 @@ export const readModelProjections: readonly Projection[] = [
   farmsProjection,
   indexSourcesProjection,
   policiesProjection,
+  programmesProjection,
+  reinsuranceProjection,
   webhooksProjection,
 ];

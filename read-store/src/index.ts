@@ -11,6 +11,8 @@ export {
   type ProgressSource,
   type ProjectionProgress,
 } from './progress-channel';
+export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
+export { loadPeriodFigures } from './queries/programme-results';
 export { loadReadingHistory } from './queries/reading-history';
 export {
   loadReadingVersions,
@@ -33,6 +35,8 @@ export type * from './schema/monitor/policy-monitor-tables';
 export type * from './schema/projector/checkpoint-tables';
 export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';
+export type * from './schema/projector/programme-tables';
 export type * from './schema/projector/registry-tables';
+export type * from './schema/projector/reinsurance-tables';
 export type * from './schema/projector/webhook-tables';
 export type * from './schema/webhook-dispatcher/webhook-delivery-tables';

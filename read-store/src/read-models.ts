@@ -5,7 +5,9 @@ import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
 import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
+import type { ProgrammeTables } from './schema/projector/programme-tables';
 import type { RegistryTables } from './schema/projector/registry-tables';
+import type { ReinsuranceTables } from './schema/projector/reinsurance-tables';
 import type { WebhookTables } from './schema/projector/webhook-tables';
 import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-delivery-tables';
 
@@ -17,6 +19,8 @@ import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-
 export interface ReadModels
   extends RegistryTables,
     PolicyTables,
+    ProgrammeTables,
+    ReinsuranceTables,
     WebhookTables,
     IndexSourceTables,
     CheckpointTables,
@@ -28,4 +32,10 @@ export interface ReadModels
 }
 
 /** A table the projector owns; a projection names the ones it writes so a rebuild can empty them. */
-export type ReadModelTable = keyof RegistryTables | keyof PolicyTables | keyof WebhookTables | keyof IndexSourceTables;
+export type ReadModelTable =
+  | keyof RegistryTables
+  | keyof PolicyTables
+  | keyof ProgrammeTables
+  | keyof ReinsuranceTables
+  | keyof WebhookTables
+  | keyof IndexSourceTables;

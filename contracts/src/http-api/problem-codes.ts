@@ -74,6 +74,17 @@ export const PROBLEM_STATUSES = {
   settlement_period_open: 422,
   not_a_backtest: 422,
 
+  // Programmes: capacity and exposure
+  programme_exists: 409,
+  programme_not_found: 404,
+  currency_mismatch: 422,
+  capacity_exceeded: 422,
+  capacity_below_committed: 422,
+
+  // Reinsurance: treaties
+  treaty_exists: 409,
+  treaty_period_overlaps: 422,
+
   // Webhooks
   webhook_exists: 409,
 } as const;

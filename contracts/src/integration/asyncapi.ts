@@ -1,5 +1,11 @@
 import { z } from '../zod';
-import { IntegrationMessageHeaders, PolicyEventMessage, RegistryEventMessage, TriggerBreachMessage } from './messages';
+import {
+  IntegrationMessageHeaders,
+  PolicyEventMessage,
+  ProgrammeEventMessage,
+  RegistryEventMessage,
+  TriggerBreachMessage,
+} from './messages';
 import { INTEGRATION_TOPICS } from './topics';
 
 // The Kafka topics as an AsyncAPI 3 document (issue 13, item 7), generated from the zod schemas the
@@ -54,6 +60,14 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: TriggerBreachMessage,
     key: 'policy_id',
     summary: 'TriggerBreached events only (also on the policy topic).',
+  },
+  {
+    channel: 'programmeEvents',
+    address: INTEGRATION_TOPICS.programmeEvents,
+    message: 'ProgrammeEventMessage',
+    schema: ProgrammeEventMessage,
+    key: 'programme_id',
+    summary: 'Every event of every programme and of its reinsurance: limits, reserved exposure, treaties, cessions.',
   },
 ];
 

@@ -1,5 +1,11 @@
 import { z } from '../zod';
-import { IntegrationMessageHeaders, PolicyEventMessage, RegistryEventMessage, TriggerBreachMessage } from './messages';
+import {
+  IntegrationMessageHeaders,
+  PolicyEventMessage,
+  ProgrammeEventMessage,
+  RegistryEventMessage,
+  TriggerBreachMessage,
+} from './messages';
 import { INTEGRATION_TOPICS } from './topics';
 
 // docs/integration-events.md is rendered from the schemas here, so the page cannot drift from what
@@ -32,7 +38,7 @@ export const renderIntegrationEventsDoc = (): string =>
     '(`contracts/src/integration/`); this page shows them as JSON Schema, and every service serves them as',
     'an AsyncAPI 3 document at `GET /asyncapi.json`.',
     '',
-    '- **Order**: messages with the same key (one policy, farm, farmer or index source) arrive in the',
+    '- **Order**: messages with the same key (one policy, farm, farmer, index source or programme) arrive in the',
     '  order of the log; `stream_revision` counts up by one per event of the stream.',
     '- **At least once**: after a broker outage or a restart, a message may arrive again, and a batch the',
     "  broker half took is sent again whole, so the raw topic can repeat a key's earlier messages after",
@@ -84,5 +90,13 @@ export const renderIntegrationEventsDoc = (): string =>
       '`policy_id`',
       '`TriggerBreached` events only (they are on the policy topic too), for consumers such as the webhook dispatcher that need nothing else.',
       TriggerBreachMessage,
+    ),
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.programmeEvents,
+      'ProgrammeEventMessage',
+      '`programme_id`',
+      'Every event of every programme (`stream_kind: programme`: `ProgrammeCreated`, `ProgrammeUpdated`, `ExposureReserved`, `ExposureReleased`) and of its reinsurance (`stream_kind: reinsurance`: `TreatyBound`, `SubjectPremiumRecorded`, `SubjectLossRecorded`, `PremiumCeded`, `CessionRecorded`, `RecoveryRecorded`), for reinsurers, actuaries and finance. Movements of the ledger are signed: a lapse or a revision moves them back.',
+      ProgrammeEventMessage,
     ),
   ].join('\n')}\n`;

@@ -1,6 +1,8 @@
 import { DateTime } from '../common';
 import { AuditEventMetadata, IndexSourceEvent, PolicyEvent, TriggerBreached } from '../insurance';
+import { ProgrammeEvent } from '../programmes/events';
 import { FarmEvent, FarmerEvent } from '../registry';
+import { ReinsuranceEvent } from '../reinsurance/events';
 import { z } from '../zod';
 
 // The values of the integration topics: one event of the log as JSON, the event's own `type` and
@@ -41,6 +43,19 @@ export const TriggerBreachMessage = LoggedEvent.extend({
   data: TriggerBreached,
 }).openapi('TriggerBreachMessage');
 export type TriggerBreachMessage = z.infer<typeof TriggerBreachMessage>;
+
+/** Which stream of a programme the event is from: the programme's own (its limits and reserved
+ *  exposure) or its reinsurance (treaties and the cession ledger). */
+export const ProgrammeStreamKind = z.enum(['programme', 'reinsurance']).openapi('ProgrammeStreamKind');
+export type ProgrammeStreamKind = z.infer<typeof ProgrammeStreamKind>;
+
+export const ProgrammeEventMessage = z
+  .intersection(
+    LoggedEvent.extend({ programme_id: z.string(), stream_kind: ProgrammeStreamKind }),
+    z.union([ProgrammeEvent, ReinsuranceEvent]),
+  )
+  .openapi('ProgrammeEventMessage');
+export type ProgrammeEventMessage = z.infer<typeof ProgrammeEventMessage>;
 
 /** Kafka headers of every message: CloudEvents 1.0 in binary content mode. */
 export const IntegrationMessageHeaders = z

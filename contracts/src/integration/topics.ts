@@ -8,6 +8,8 @@ export const INTEGRATION_TOPICS = {
   registryEvents: 'cropcover.registry-events.v1',
   /** TriggerBreached events only (also on the policy topic); key = policy_id. */
   triggerBreaches: 'cropcover.trigger-breaches.v1',
+  /** Every event of every programme and its reinsurance (treaties, cessions); key = programme_id. */
+  programmeEvents: 'cropcover.programme-events.v1',
 } as const;
 
 export type IntegrationTopicNames = { readonly [Topic in keyof typeof INTEGRATION_TOPICS]: string };
@@ -17,4 +19,5 @@ export const prefixedTopics = (prefix: string): IntegrationTopicNames => ({
   policyEvents: `${prefix}${INTEGRATION_TOPICS.policyEvents}`,
   registryEvents: `${prefix}${INTEGRATION_TOPICS.registryEvents}`,
   triggerBreaches: `${prefix}${INTEGRATION_TOPICS.triggerBreaches}`,
+  programmeEvents: `${prefix}${INTEGRATION_TOPICS.programmeEvents}`,
 });

@@ -6,4 +6,13 @@ export {
   stationSourceRegistered,
 } from './index-sources';
 export { insuredFarmEvents } from './insured-farm';
+export {
+  CHIRPS_CELL_A,
+  CHIRPS_CELL_B,
+  exposureReserved,
+  policyExposure,
+  programmeCreated,
+  STATION_B,
+  zoneReadBy,
+} from './programmes';
 export { dailyReadings, type FieldReadings, firstRecorded, reading, readingsByPeril } from './readings';

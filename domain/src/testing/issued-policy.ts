@@ -1,4 +1,4 @@
-import type { Peril, PolicyEvent } from '@cropcover/contracts';
+import type { Peril, PolicyDataSources, PolicyEvent } from '@cropcover/contracts';
 import { ownFieldDataSources } from '../insurance/peril-data';
 import { issuePolicy } from '../policies/issue-policy';
 import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from '../policies/policy';
@@ -7,25 +7,30 @@ import { insuredFarm, insurer } from './insured-farm';
 // A policy issued as the command side issues it, for tests that evaluate, revise and close it.
 
 export interface IssuedPolicyTerms {
+  readonly policyId?: string;
   readonly perils?: Peril[];
   readonly sumInsured?: number;
   readonly currency?: string;
   readonly termStart?: string;
   readonly termEnd?: string;
+  /** The data each peril reads; by default the organization's own readings of the field. */
+  readonly dataSources?: PolicyDataSources;
 }
 
 /** The `PolicyIssued` of policy `p` on farm-1/north, issued the day before its term starts. */
 export const policyIssuedEvents = ({
+  policyId = 'p',
   perils = ['flood'],
   sumInsured = 250_000,
   currency = 'KES',
   termStart = '2026-04-01',
   termEnd = '2026-06-29',
+  dataSources = ownFieldDataSources('org-1', 'farm-1', 'north', perils),
 }: IssuedPolicyTerms = {}): PolicyEvent[] =>
   issuePolicy(
     {
       actor: insurer,
-      policyId: 'p',
+      policyId,
       environment: 'sandbox',
       request: {
         farm_id: 'farm-1',
@@ -37,7 +42,7 @@ export const policyIssuedEvents = ({
         term_end: termEnd,
       },
       farm: insuredFarm,
-      dataSources: ownFieldDataSources('org-1', 'farm-1', 'north', perils),
+      dataSources,
       history: {},
       settlementPeriodDays: 30,
       now: new Date(`${termStart}T00:00:00Z`),

@@ -2,11 +2,21 @@ import {
   INTEGRATION_TOPICS,
   IntegrationMessageHeaders,
   PolicyEventMessage,
+  ProgrammeEventMessage,
   RegistryEventMessage,
   TriggerBreachMessage,
 } from '@cropcover/contracts';
-import { farmerStream, farmStream, indexSourceStream, shareableIdStream } from '@cropcover/domain';
-import { gridSourceRegistered } from '@cropcover/domain/testing';
+import {
+  bindTreaty,
+  farmerStream,
+  farmStream,
+  indexSourceStream,
+  initialReinsuranceLedger,
+  programmeStream,
+  reinsuranceStream,
+  shareableIdStream,
+} from '@cropcover/domain';
+import { exposureReserved, gridSourceRegistered, policyExposure, programmeCreated } from '@cropcover/domain/testing';
 import type { NewEvent, RecordedEvent } from '@cropcover/eventstore';
 import { describe, expect, it } from 'vitest';
 import { policyStory } from '../testing/policy-story';
@@ -115,6 +125,36 @@ describe('routeToTopics', () => {
       type: 'IndexSourceRegistered',
       data: { resolution_deg: 0.05 },
     });
+  });
+
+  it('keys programme and reinsurance events by the programme id on the programme topic', () => {
+    const programme = recorded(programmeStream('prog-1'), [
+      newEvent(programmeCreated().type, programmeCreated().data),
+      newEvent('ExposureReserved', exposureReserved(policyExposure('p-1', 100)).data),
+    ]);
+    const [bound] = bindTreaty(
+      {
+        actor: { subject: 'u', organizationId: 'org-1', isAdmin: false },
+        treatyId: 't-1',
+        programme: { programmeId: 'prog-1', organizationId: 'org-1', currency: 'KES' },
+        request: { type: 'quota_share', cession_rate: 0.75, ceding_commission: 0 },
+        now: new Date('2026-03-01T00:00:00.000Z'),
+      },
+      initialReinsuranceLedger,
+    );
+    const reinsurance = recorded(reinsuranceStream('prog-1'), [newEvent(bound!.type, bound!.data)]);
+    const messages = [...programme, ...reinsurance].flatMap((event) => routeToTopics(event, INTEGRATION_TOPICS));
+
+    expect(messages.map(({ topic, message }) => [topic, message.key, message.headers.ce_source])).toEqual([
+      [INTEGRATION_TOPICS.programmeEvents, 'prog-1', 'urn:cropcover:programme-prog-1'],
+      [INTEGRATION_TOPICS.programmeEvents, 'prog-1', 'urn:cropcover:programme-prog-1'],
+      [INTEGRATION_TOPICS.programmeEvents, 'prog-1', 'urn:cropcover:reinsurance-prog-1'],
+    ]);
+    expect(messages.map(({ message }) => ProgrammeEventMessage.parse(JSON.parse(message.value)))).toMatchObject([
+      { programme_id: 'prog-1', stream_kind: 'programme', type: 'ProgrammeCreated' },
+      { programme_id: 'prog-1', stream_kind: 'programme', type: 'ExposureReserved' },
+      { programme_id: 'prog-1', stream_kind: 'reinsurance', type: 'TreatyBound', data: { treaty_id: 't-1' } },
+    ]);
   });
 
   it('publishes internal streams nowhere', () => {

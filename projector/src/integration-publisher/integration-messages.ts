@@ -1,11 +1,24 @@
-import type { IntegrationMessageHeaders, IntegrationTopicNames, RegistryAggregateType } from '@cropcover/contracts';
-import { farmerStream, farmStream, indexSourceStream, policyStream } from '@cropcover/domain';
+import type {
+  IntegrationMessageHeaders,
+  IntegrationTopicNames,
+  ProgrammeStreamKind,
+  RegistryAggregateType,
+} from '@cropcover/contracts';
+import {
+  farmerStream,
+  farmStream,
+  indexSourceStream,
+  policyStream,
+  programmeStream,
+  reinsuranceStream,
+} from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { OutgoingMessage } from '@cropcover/runtime';
 
 // Which topics an event of the log goes to, and the message it becomes there (the shapes are the
-// contracts in contracts/src/integration). Streams other than policies, farms, farmers and index sources
-// (shareable ids, webhook subscriptions, …) are internal and published nowhere.
+// contracts in contracts/src/integration). Streams other than policies, farms, farmers, index sources,
+// programmes and their reinsurance (shareable ids, webhook subscriptions, …) are internal and published
+// nowhere.
 
 export interface RoutedMessage {
   readonly topic: string;
@@ -54,6 +67,14 @@ const registryAggregateOf = (
   return sourceId ? { type: 'index_source', id: sourceId } : undefined;
 };
 
+/** The programme a programme or reinsurance stream belongs to; undefined for any other stream. */
+const programmeOf = (streamId: string): { readonly kind: ProgrammeStreamKind; readonly id: string } | undefined => {
+  const programmeId = programmeStream.idOf(streamId);
+  if (programmeId) return { kind: 'programme', id: programmeId };
+  const reinsuredId = reinsuranceStream.idOf(streamId);
+  return reinsuredId ? { kind: 'reinsurance', id: reinsuredId } : undefined;
+};
+
 export const routeToTopics = (event: RecordedEvent, topics: IntegrationTopicNames): RoutedMessage[] => {
   const policyId = policyStream.idOf(event.streamId);
   if (policyId) {
@@ -61,6 +82,11 @@ export const routeToTopics = (event: RecordedEvent, topics: IntegrationTopicName
     const messages = [routed(topics.policyEvents, policyId, event, value)];
     if (event.type === 'TriggerBreached') messages.push(routed(topics.triggerBreaches, policyId, event, value));
     return messages;
+  }
+  const programme = programmeOf(event.streamId);
+  if (programme) {
+    const value = { ...loggedEventOf(event), programme_id: programme.id, stream_kind: programme.kind };
+    return [routed(topics.programmeEvents, programme.id, event, value)];
   }
   const aggregate = registryAggregateOf(event.streamId);
   if (!aggregate) return [];

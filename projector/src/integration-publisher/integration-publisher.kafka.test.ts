@@ -30,6 +30,7 @@ const freshTopics = (): IntegrationTopicNames => {
     policyEvents: `test.policy-events.${run}`,
     registryEvents: `test.registry-events.${run}`,
     triggerBreaches: `test.trigger-breaches.${run}`,
+    programmeEvents: `test.programme-events.${run}`,
   };
 };
 

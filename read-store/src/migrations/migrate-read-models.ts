@@ -18,6 +18,10 @@ import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-conte
 import { indexReadingVersions } from './0015-index-reading-versions';
 import { webhookBreachPositions } from './0016-webhook-breach-positions';
 import { policySnapshots } from './0017-policy-snapshots';
+import { programmes } from './0030-programmes';
+import { programmeExposure } from './0031-programme-exposure';
+import { treaties } from './0032-treaties';
+import { reinsuranceLedger } from './0033-reinsurance-ledger';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -39,6 +43,10 @@ const migrations: Record<string, Migration> = {
   '0015-index-reading-versions': indexReadingVersions,
   '0016-webhook-breach-positions': webhookBreachPositions,
   '0017-policy-snapshots': policySnapshots,
+  '0030-programmes': programmes,
+  '0031-programme-exposure': programmeExposure,
+  '0032-treaties': treaties,
+  '0033-reinsurance-ledger': reinsuranceLedger,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -154,6 +154,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
       policyEvents: `test.policy-events.${run}`,
       registryEvents: `test.registry-events.${run}`,
       triggerBreaches: `test.trigger-breaches.${run}`,
+      programmeEvents: `test.programme-events.${run}`,
     };
     return { topics, groupId: `test-webhook-dispatcher-${run}` };
   };

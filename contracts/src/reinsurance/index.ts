@@ -1,0 +1,3 @@
+export * from './events';
+export * from './results';
+export * from './treaty';

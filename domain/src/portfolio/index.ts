@@ -1,0 +1,4 @@
+export * from './as-if-book';
+export * from './default-product-covers';
+export * from './loss-statistics';
+export * from './portfolio-backtest';
