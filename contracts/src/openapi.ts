@@ -24,6 +24,7 @@ import {
   PolicyList,
   PolicyListQuery,
   PolicyPathParams,
+  PolicyTriggerCourses,
   Quote,
   QuoteRequest,
 } from './insurance';
@@ -261,6 +262,19 @@ const registerInsuranceRoutes = (registry: OpenAPIRegistry): void => {
     summary: "The policy's event stream in order, for auditors",
     request: { params: PolicyPathParams, query: PolicyEventsQuery },
     responses: { 200: json(PolicyEventPage, 'A page of events'), 403: forbidden, 404: notFound, ...commonErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/insurance/policies/{policy_id}/trigger-courses',
+    tags: insurance,
+    summary: "Each cover's aggregate on each day of its window so far, with its trigger, exit and data source",
+    request: { params: PolicyPathParams },
+    responses: {
+      200: json(PolicyTriggerCourses, 'The courses, one per cover'),
+      403: forbidden,
+      404: notFound,
+      ...commonErrors,
+    },
   });
   registry.registerPath({
     method: 'post',

@@ -10,6 +10,7 @@ import { listIndexSources } from './insurance/index-sources/get';
 import { listEvaluations } from './insurance/policies/[policy_id]/evaluations/get';
 import { listPolicyEvents } from './insurance/policies/[policy_id]/events/get';
 import { getPolicy } from './insurance/policies/[policy_id]/get';
+import { listTriggerCourses } from './insurance/policies/[policy_id]/trigger-courses/get';
 import { listPolicies } from './insurance/policies/get';
 import { listWebhookDeliveries } from './insurance/webhooks/[webhook_id]/deliveries/get';
 import { getWebhook } from './insurance/webhooks/[webhook_id]/get';
@@ -28,6 +29,7 @@ export const createQueryRouter = (deps: QueryApiDeps): Router => {
   router.get('/insurance/policies/:policy_id', getPolicy(deps));
   router.get('/insurance/policies/:policy_id/evaluations', listEvaluations(deps));
   router.get('/insurance/policies/:policy_id/events', listPolicyEvents(deps));
+  router.get('/insurance/policies/:policy_id/trigger-courses', listTriggerCourses(deps));
   router.get('/insurance/index-readings', listIndexReadings(deps));
   router.get('/insurance/index-sources', listIndexSources(deps));
   router.get('/insurance/index-sources/:source_id', getIndexSource(deps));
