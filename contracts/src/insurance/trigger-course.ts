@@ -9,6 +9,8 @@ import { Comparison, Peril, ReadingIndex, TriggerIndex } from './peril';
 export const TriggerCourseDay = z
   .object({
     date: CalendarDate,
+    /** The day's reading of the cover's source at its location (its latest revision); null when none. */
+    value: z.number().nullable(),
     /** The aggregate a live evaluation as of this date reads from today's data; null when it would skip
      *  the peril (no or too few readings). */
     observed_value: z.number().nullable(),

@@ -22,6 +22,11 @@ describe('the course of each trigger through its window', () => {
     }
   });
 
+  it("gives each day's reading beside the aggregate, null on a day without one", () => {
+    const [drought] = triggerCourses(policy, { drought: dailyReadings('2026-04-02', [4, 6]) }, '2026-04-04');
+    expect(drought!.days.map((day) => day.value)).toEqual([null, 4, 6, null]);
+  });
+
   it('carries the frozen trigger, exit, window and data source of each cover', () => {
     const [drought] = triggerCourses(policy, readings, '2026-04-06');
     expect(drought).toMatchObject({

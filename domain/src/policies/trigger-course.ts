@@ -10,8 +10,8 @@ import { liveTriggerWindow } from './trigger-status';
 const inWindow = (readings: readonly IndexObservation[], start: string, end: string): IndexObservation[] =>
   readings.filter((reading) => reading.date >= start && reading.date <= end);
 
-/** Each peril's aggregate on each day of its window so far, as a live evaluation as of that day would
- *  read it from these readings — the one evaluation function, day by day, so the line a person sees
+/** Each peril's reading and aggregate on each day of its window so far, the aggregate as a live
+ *  evaluation as of that day would read it from these readings — the one evaluation function, day by day, so the line a person sees
  *  passes through every evaluation recorded on unchanged data. */
 export const triggerCourses = (
   policy: IssuedPolicy,
@@ -24,9 +24,11 @@ export const triggerCourses = (
     const days: TriggerCourseDay[] = [];
     if (window !== undefined) {
       const used = inWindow(readings[cover.terms.peril] ?? [], window.start, window.end);
+      // A later reading of a date replaces an earlier one, as in the evaluation.
+      const valueOn = new Map(used.map((reading) => [reading.date, reading.value]));
       for (let date = window.start; date <= window.end; date = addDays(date, 1)) {
         const outcome = assessEachTime.outcome(cover.terms, used, date, term);
-        days.push({ date, observed_value: outcome.observedValue });
+        days.push({ date, value: valueOn.get(date) ?? null, observed_value: outcome.observedValue });
       }
     }
     return {

@@ -429,17 +429,17 @@ describe('insurance queries', () => {
       // The reading before term start and org-b's 500 of the same field never count; today's figure is
       // the policy's current_index_reading.
       expect(flood.days).toEqual([
-        { date: '2026-04-01', observed_value: null },
-        { date: '2026-04-02', observed_value: 120 },
-        { date: '2026-04-03', observed_value: 165.5 },
-        { date: '2026-04-04', observed_value: 165.5 },
-        { date: '2026-04-05', observed_value: 165.5 },
-        { date: '2026-04-06', observed_value: 165.5 },
-        { date: '2026-04-07', observed_value: 165.5 },
-        { date: '2026-04-08', observed_value: 165.5 },
+        { date: '2026-04-01', value: null, observed_value: null },
+        { date: '2026-04-02', value: 120, observed_value: 120 },
+        { date: '2026-04-03', value: 45.5, observed_value: 165.5 },
+        { date: '2026-04-04', value: null, observed_value: 165.5 },
+        { date: '2026-04-05', value: null, observed_value: 165.5 },
+        { date: '2026-04-06', value: null, observed_value: 165.5 },
+        { date: '2026-04-07', value: null, observed_value: 165.5 },
+        { date: '2026-04-08', value: null, observed_value: 165.5 },
       ]);
       expect(storm).toMatchObject({ peril: 'storm', trigger: 25, exit: 40 });
-      expect(storm.days.at(-1)).toEqual({ date: '2026-04-08', observed_value: 30 });
+      expect(storm.days.at(-1)).toEqual({ date: '2026-04-08', value: null, observed_value: 30 });
     });
 
     it('starts at term start and shows null on the days with no reading to evaluate', async () => {
@@ -451,6 +451,7 @@ describe('insurance queries', () => {
           exit: 143.2,
           days: ['2026-04-05', '2026-04-06', '2026-04-07', '2026-04-08'].map((date) => ({
             date,
+            value: null,
             observed_value: null,
           })),
         }),
