@@ -2,6 +2,6 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY . .
-RUN npx --yes pnpm@10.34.9 install --frozen-lockfile
+RUN npx --yes pnpm@10.34.9 install --frozen-lockfile && bash scripts/cropcover build-console
 ENV NODE_ENV=production
 USER node

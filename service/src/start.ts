@@ -4,7 +4,7 @@ import { buildAsyncApiDocument, buildOpenApiDocument } from '@cropcover/contract
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
-import { createQueryRouter } from '@cropcover/query-api';
+import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
   migrateReadModels,
@@ -128,6 +128,7 @@ export const startService = async (
       openApiDocument: buildOpenApiDocument(PLATFORM_VERSION),
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
+      publicPages: runs('query-api') ? { '/console': consoleRouter() } : {},
     });
     if (runs('query-api'))
       app.use(

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+
+// The console's tests drive Debian's Chromium through playwright-core: no browser is downloaded (nothing
+// but the package registries is reachable here). `npm test` installs the `chromium` package when it is
+// missing and apt-get can (scripts/cropcover); CHROMIUM_PATH names another build.
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+export const chromiumPath: string | undefined = [process.env.CHROMIUM_PATH, ...CANDIDATES].find(
+  (path): path is string => path !== undefined && path !== '' && existsSync(path),
+);
+
+/** Headless, and quiet on the network: no update checks, sync or other calls a test would not expect. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const launchChromium = (): Promise<Browser> => {
+  if (chromiumPath === undefined) throw new Error('no Chromium found');
+  return chromium.launch({ executablePath: chromiumPath, args: FLAGS });
+};
+
+/** A describe block that needs Chromium: runs, fails (CI) or is skipped with a warning (elsewhere). */
+export const describeWithChromium = (name: string, body: () => void): void => {
+  if (chromiumPath !== undefined) {
+    describe(name, body);
+    return;
+  }
+  const reason = `no Chromium at ${CANDIDATES.join(', ')}: run \`apt-get install chromium\` or set CHROMIUM_PATH`;
+  if (process.env.CI) {
+    describe(name, () => {
+      it('needs Chromium', () => {
+        throw new Error(reason);
+      });
+    });
+    return;
+  }
+  console.warn(`\n!!! SKIPPING "${name}": ${reason}\n`);
+  describe.skip(name, body);
+};
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly help: string;
+  readonly nodes: readonly string[];
+}
+
+/** What axe-core finds on the page as it stands. Its source is evaluated through the debugging protocol,
+ *  which the page's Content-Security-Policy does not govern (an injected script tag would be refused). */
+export const axeViolations = async (page: Page): Promise<AxeViolation[]> => {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate<{ id: string; help: string; nodes: { target: unknown[] }[] }[]>(
+    'axe.run().then((results) => results.violations)',
+  );
+  return violations.map((violation) => ({
+    id: violation.id,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => JSON.stringify(node.target)),
+  }));
+};
