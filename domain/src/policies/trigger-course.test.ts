@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addDays } from '../insurance/calendar-date';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { dailyReadings } from '../testing/readings';
 import { triggerCourses } from './trigger-course';
@@ -50,5 +52,57 @@ describe('the course of each trigger through its window', () => {
     expect(drought!.days.at(-1)!.observed_value).toBeNull();
     expect(drought!.days.at(7)!.observed_value).toBe(8);
     expect(triggerCourses(policy, gappy, '2026-03-31')[0]!.days).toEqual([]);
+  });
+});
+
+describe('the course, day by day, against live evaluations', () => {
+  const fourPerils = issuedPolicyAfter(
+    policyIssuedEvents({
+      perils: ['drought', 'flood', 'vegetation_stress', 'storm'],
+      termStart: '2026-04-01',
+      termEnd: '2026-06-29',
+    }),
+  );
+  /** Readings on some days of the term and around it, in any order, some dates twice. */
+  const readingsOf = (maximum: number) =>
+    fc.array(
+      fc.record({
+        date: fc.integer({ min: -5, max: 95 }).map((day) => addDays('2026-04-01', day)),
+        value: fc.oneof(
+          fc.integer({ min: 0, max: maximum * 10 }).map((tenths) => tenths / 10),
+          fc.double({ min: 0, max: maximum, noNaN: true }),
+        ),
+        revision: fc.constant(1),
+      }),
+      { maxLength: 120 },
+    );
+
+  it('is, on every day, the aggregate and reading a live evaluation as of that day reads', () => {
+    fc.assert(
+      fc.property(
+        readingsOf(80),
+        readingsOf(1),
+        readingsOf(60),
+        fc.integer({ min: 0, max: 100 }),
+        (rain, ndvi, wind, daysIn) => {
+          const readings = { drought: rain, flood: rain, vegetation_stress: ndvi, storm: wind };
+          const today = addDays('2026-04-01', daysIn);
+          for (const course of triggerCourses(fourPerils, readings, today)) {
+            const ofPeril = readings[course.peril as keyof typeof readings];
+            for (const day of course.days) {
+              const status = liveTriggerStatus(fourPerils, readings, day.date).find(
+                (trigger) => trigger.peril === course.peril,
+              )!;
+              expect(day.observed_value).toBe(status.current_index_reading);
+              const last = ofPeril.findLast((reading) => reading.date === day.date);
+              if (last === undefined) expect(day.value).toBeNull();
+              // At the evaluation's 6 decimals.
+              else expect(day.value).toBeCloseTo(last.value, 6);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

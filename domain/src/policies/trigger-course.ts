@@ -1,18 +1,40 @@
 import type { PolicyTriggerCourses, TriggerCourseDay } from '@cropcover/contracts';
-import { addDays } from '../insurance/calendar-date';
+import { dateOfDay, dayNumber } from '../insurance/calendar-date';
 import type { ReadingHistory } from '../insurance/reading-history';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import {
+  aggregateWindow,
+  type DayValue,
+  observedValueOf,
+  triggerLevels,
+  windowReadings,
+} from '../insurance/trigger-evaluation';
 import { policyTerm } from './peril-assessment';
-import { assessEachTime } from './peril-assessor';
-import type { IssuedPolicy } from './policy';
+import type { IssuedPolicy, PerilCover } from './policy';
 import { liveTriggerWindow } from './trigger-status';
 
-const inWindow = (readings: readonly IndexObservation[], start: string, end: string): IndexObservation[] =>
-  readings.filter((reading) => reading.date >= start && reading.date <= end);
+/** The day's reading and the aggregate of [startDay, day] for each day of [startDay, endDay]: the
+ *  evaluation's own aggregate (`aggregateWindow`) over the readings up to that day, read and scaled once
+ *  for the whole window rather than once per day. */
+const dailyCourse = (cover: PerilCover, readings: readonly DayValue[], startDay: number, endDay: number) => {
+  const levels = triggerLevels(cover.terms);
+  const days: TriggerCourseDay[] = [];
+  let next = 0;
+  for (let day = startDay; day <= endDay; day += 1) {
+    const value = readings[next]?.[0] === day ? readings[next]![1] : undefined;
+    while (next < readings.length && readings[next]![0] <= day) next += 1;
+    const observed = aggregateWindow(levels, cover.terms.aggregation, readings.slice(0, next), startDay, day);
+    days.push({
+      date: dateOfDay(day),
+      value: value === undefined ? null : observedValueOf({ numerator: value, denominator: 1n }),
+      observed_value: observed.kind === 'skipped' ? null : observedValueOf(observed),
+    });
+  }
+  return days;
+};
 
 /** Each peril's reading and aggregate on each day of its window so far, the aggregate as a live
- *  evaluation as of that day would read it from these readings — the one evaluation function, day by day, so the line a person sees
- *  passes through every evaluation recorded on unchanged data. */
+ *  evaluation as of that day reads it from these readings (a property test holds them equal), so the
+ *  line a person sees passes through every evaluation recorded on unchanged data. */
 export const triggerCourses = (
   policy: IssuedPolicy,
   readings: ReadingHistory,
@@ -21,16 +43,15 @@ export const triggerCourses = (
   const term = policyTerm(policy);
   const window = liveTriggerWindow(policy, today);
   return policy.perils.map((cover) => {
-    const days: TriggerCourseDay[] = [];
-    if (window !== undefined) {
-      const used = inWindow(readings[cover.terms.peril] ?? [], window.start, window.end);
-      // A later reading of a date replaces an earlier one, as in the evaluation.
-      const valueOn = new Map(used.map((reading) => [reading.date, reading.value]));
-      for (let date = window.start; date <= window.end; date = addDays(date, 1)) {
-        const outcome = assessEachTime.outcome(cover.terms, used, date, term);
-        days.push({ date, value: valueOn.get(date) ?? null, observed_value: outcome.observedValue });
-      }
-    }
+    const days =
+      window === undefined
+        ? []
+        : dailyCourse(
+            cover,
+            windowReadings(readings[cover.terms.peril] ?? [], window.start, window.end),
+            dayNumber(window.start),
+            dayNumber(window.end),
+          );
     return {
       peril: cover.terms.peril,
       trigger_index: cover.terms.trigger_index,
