@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 export type Resource<T> =
   | { readonly state: 'loading' }
@@ -9,8 +9,9 @@ export type Resource<T> =
  *  and its answer dropped. */
 export const useResource = <T>(key: string, load: (signal: AbortSignal) => Promise<T>): Resource<T> => {
   const [resource, setResource] = useState<Resource<T>>({ state: 'loading' });
-  // `key` names everything `load` reads: a new `load` of the same key is the same load.
-  useEffect(() => {
+  // `key` names everything `load` reads: a new `load` of the same key is the same load. A layout effect,
+  // so the requests leave before the first paint rather than a frame after it.
+  useLayoutEffect(() => {
     const controller = new AbortController();
     setResource({ state: 'loading' });
     load(controller.signal).then(

@@ -1,4 +1,5 @@
 import { earlierDate, laterDate } from '../dates';
+import { dayAndMonth, figure } from '../format';
 import { ChartTable } from './chart-table';
 import { dateTicks, dayScale, type LinearScale, linearScale } from './scales';
 import type { DailyValue, Marker, Series, TimeChartModel } from './time-chart-model';
@@ -28,10 +29,6 @@ const linePath = (points: readonly DailyValue[], x: (date: string) => number, sc
   }
   return path;
 };
-
-const formatTick = (value: number): string => value.toLocaleString(undefined, { maximumFractionDigits: 6 });
-const shortDate = (date: string): string =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const dataAttributes = (marker: Marker): Record<string, string | number> =>
   Object.fromEntries(Object.entries(marker.data ?? {}).map(([key, value]) => [`data-${key}`, value]));
@@ -85,7 +82,7 @@ export const TimeChart = ({ model }: { model: TimeChartModel }) => {
             <g key={tick} data-tick={tick} data-y={leftScale.y(tick)}>
               <line class="grid" x1={MARGIN.left} x2={WIDTH - right} y1={leftScale.y(tick)} y2={leftScale.y(tick)} />
               <text x={MARGIN.left - 6} y={leftScale.y(tick) + 4} text-anchor="end">
-                {formatTick(tick)}
+                {figure(tick)}
               </text>
             </g>
           ))}
@@ -97,7 +94,7 @@ export const TimeChart = ({ model }: { model: TimeChartModel }) => {
           <g class="axis axis-right">
             {rightScale.ticks.map((tick) => (
               <text key={tick} x={WIDTH - right + 6} y={rightScale.y(tick) + 4}>
-                {formatTick(tick)}
+                {figure(tick)}
               </text>
             ))}
             <text class="axis-label" x={WIDTH - 4} y={MARGIN.top - FLAG_Y - 8} text-anchor="end">
@@ -108,7 +105,7 @@ export const TimeChart = ({ model }: { model: TimeChartModel }) => {
         <g class="axis axis-time">
           {dateTicks(model.from, model.to).map((date) => (
             <text key={date} x={x(date)} y={bottom + 18} text-anchor="middle" data-date={date}>
-              {shortDate(date)}
+              {dayAndMonth(date)}
             </text>
           ))}
         </g>
