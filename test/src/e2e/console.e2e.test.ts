@@ -7,7 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
-import { axeViolations, describeWithChromium, launchChromium } from '../support/chromium';
+import { axeViolations, launchChromium } from '../support/chromium';
+import { describeWithChromium } from '../support/chromium-suite';
 import { recordReadings } from '../support/index-readings';
 import { type RunningService, repositoryRoot, startService } from '../support/service-process';
 

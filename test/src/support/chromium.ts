@@ -1,15 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { describe, it } from 'vitest';
 
 // The console's tests drive Debian's Chromium through playwright-core: no browser is downloaded (nothing
 // but the package registries is reachable here). `npm test` installs the `chromium` package when it is
 // missing and apt-get can (scripts/cropcover); CHROMIUM_PATH names another build.
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
-export const chromiumPath: string | undefined = [process.env.CHROMIUM_PATH, ...CANDIDATES].find(
+export const chromiumPath: string | undefined = [process.env.CHROMIUM_PATH, ...CHROMIUM_CANDIDATES].find(
   (path): path is string => path !== undefined && path !== '' && existsSync(path),
 );
 
@@ -28,25 +27,6 @@ const FLAGS = [
 export const launchChromium = (): Promise<Browser> => {
   if (chromiumPath === undefined) throw new Error('no Chromium found');
   return chromium.launch({ executablePath: chromiumPath, args: FLAGS });
-};
-
-/** A describe block that needs Chromium: runs, fails (CI) or is skipped with a warning (elsewhere). */
-export const describeWithChromium = (name: string, body: () => void): void => {
-  if (chromiumPath !== undefined) {
-    describe(name, body);
-    return;
-  }
-  const reason = `no Chromium at ${CANDIDATES.join(', ')}: run \`apt-get install chromium\` or set CHROMIUM_PATH`;
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs Chromium', () => {
-        throw new Error(reason);
-      });
-    });
-    return;
-  }
-  console.warn(`\n!!! SKIPPING "${name}": ${reason}\n`);
-  describe.skip(name, body);
 };
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
