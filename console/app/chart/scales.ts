@@ -25,8 +25,7 @@ const niceStep = (span: number, count: number): number => {
 /** A scale over `values` widened to round ticks, drawn from `bottom` (low) to `top` (high). */
 export const linearScale = (values: readonly number[], bottom: number, top: number, count = 5): LinearScale => {
   let low = Math.min(0, ...values);
-  // A little room above the highest value, so a level line there is not drawn on the frame.
-  let high = Math.max(...values, low + 1) * 1.04;
+  let high = Math.max(...values, low + 1);
   if (low === high) high = low + 1;
   const step = niceStep(high - low, count);
   low = Math.floor(low / step) * step;
