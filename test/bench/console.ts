@@ -202,7 +202,7 @@ try {
       percentile(apis, 50),
     ];
     console.log(
-      `| ${scenario.label} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${max.toFixed(0)} | ${api50.toFixed(0)} | ${api50 > 0 ? (p50 / api50).toFixed(1) : '—'} |`,
+      `| ${scenario.label} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${max.toFixed(0)} | ${scenario.api(0).length > 0 ? api50.toFixed(0) : '—'} | ${scenario.api(0).length > 0 ? (p50 / api50).toFixed(1) : '—'} |`,
     );
   }
 } finally {
