@@ -26,42 +26,52 @@ export const FilterForm = ({ filters }: { filters: PolicyFilters }) => (
       );
     }}
   >
-    <label>
-      Status
-      <select name="status" value={filters.status ?? ''}>
-        <option value="">any</option>
-        {STATUSES.map((status) => (
-          <option key={status} value={status}>
-            {status}
-          </option>
-        ))}
-      </select>
-    </label>
-    <label>
-      Peril
-      <select name="peril" value={filters.peril ?? ''}>
-        <option value="">any</option>
-        {PERILS.map((peril) => (
-          <option key={peril} value={peril}>
-            {words(peril)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Choice
+      label="Status"
+      name="status"
+      value={filters.status ?? ''}
+      options={[['', 'any'], ...STATUSES.map((status) => [status, status] as const)]}
+    />
+    <Choice
+      label="Peril"
+      name="peril"
+      value={filters.peril ?? ''}
+      options={[['', 'any'], ...PERILS.map((peril) => [peril, words(peril)] as const)]}
+    />
     <label>
       Farm id
       <input name="farm_id" type="text" value={filters.farm_id ?? ''} autocomplete="off" />
     </label>
-    <label>
-      Per page
-      <select name="page_size" value={String(filters.page_size ?? 20)}>
-        {PAGE_SIZES.map((size) => (
-          <option key={size} value={size}>
-            {size}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Choice
+      label="Per page"
+      name="page_size"
+      value={String(filters.page_size ?? 20)}
+      options={PAGE_SIZES.map((size) => [String(size), String(size)] as const)}
+    />
     <button type="submit">Apply</button>
   </form>
+);
+
+/** One of the list's choices: a labelled select of [value, text] options. */
+const Choice = ({
+  label,
+  name,
+  value,
+  options,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly (readonly [value: string, text: string])[];
+}) => (
+  <label>
+    {label}
+    <select name={name} value={value}>
+      {options.map(([option, text]) => (
+        <option key={option} value={option}>
+          {text}
+        </option>
+      ))}
+    </select>
+  </label>
 );
