@@ -2,13 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import { createTestDatabase, describeNeeding, type TestDatabase } from '@cropcover/runtime/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
-import { axeViolations, launchChromium } from '../support/chromium';
-import { describeWithChromium } from '../support/chromium-suite';
+import { axeViolations, chromiumMissing, launchChromium } from '../support/chromium';
 import { recordReadings } from '../support/index-readings';
 import { type RunningService, repositoryRoot, startService } from '../support/service-process';
 
@@ -49,40 +48,40 @@ const issue = async (field: { farm_id: string; field_id: string }, perils: strin
   return issued.body.policy_id;
 };
 
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_console');
-  [service, browser] = await Promise.all([
-    startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' }),
-    launchChromium(),
-  ]);
-  api = apiClient(service.baseUrl);
-  const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
-  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
-    field_id: 'north',
-    name: 'North plot',
-    area_ha: 2.5,
-    location: { lat: -1.29, lon: 36.82 },
-    crop_type: 'maize',
+describeNeeding('the console', chromiumMissing, () => {
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_console');
+    [service, browser] = await Promise.all([
+      startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' }),
+      launchChromium(),
+    ]);
+    api = apiClient(service.baseUrl);
+    const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+    const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+      field_id: 'north',
+      name: 'North plot',
+      area_ha: 2.5,
+      location: { lat: -1.29, lon: 36.82 },
+      crop_type: 'maize',
+    });
+    expect(field.status).toBe(201);
+    const ids = { farm_id: farm.body.farm_id as string, field_id: 'north' };
+    const policyId = await issue(ids, ['flood']);
+    unpaidPolicyId = await issue(ids, ['flood', 'storm']);
+    // Issued before the flood (no cover is sold on a loss already in the data): eight days of rain, five of
+    // them 40 mm, then the evaluation pays (200 − 150) / 150 of the sum insured.
+    await recordReadings(api, dataProvider, ids, 'rainfall_mm', addDays(today(), -7), [2, 0, 1, 40, 40, 40, 40, 40]);
+    const evaluation = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
+    expect(evaluation.body.total_payout).toBeGreaterThan(0);
+    paid = { policyId, payoutDate: evaluation.body.as_of, amount: evaluation.body.total_payout };
   });
-  expect(field.status).toBe(201);
-  const ids = { farm_id: farm.body.farm_id as string, field_id: 'north' };
-  const policyId = await issue(ids, ['flood']);
-  unpaidPolicyId = await issue(ids, ['flood', 'storm']);
-  // Issued before the flood (no cover is sold on a loss already in the data): eight days of rain, five of
-  // them 40 mm, then the evaluation pays (200 − 150) / 150 of the sum insured.
-  await recordReadings(api, dataProvider, ids, 'rainfall_mm', addDays(today(), -7), [2, 0, 1, 40, 40, 40, 40, 40]);
-  const evaluation = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
-  expect(evaluation.body.total_payout).toBeGreaterThan(0);
-  paid = { policyId, payoutDate: evaluation.body.as_of, amount: evaluation.body.total_payout };
-});
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await database?.drop();
-});
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await database?.drop();
+  });
 
-describeWithChromium('the console', () => {
   let context: BrowserContext;
   let page: Page;
   /** Every request the page made, by URL. */

@@ -24,6 +24,12 @@ const FLAGS = [
   '--disable-sync',
 ];
 
+/** Why the console's suites cannot run here, and what fixes it; undefined when Chromium is there. */
+export const chromiumMissing: string | undefined =
+  chromiumPath === undefined
+    ? `no Chromium at ${CHROMIUM_CANDIDATES.join(', ')}: run \`apt-get install chromium\` or set CHROMIUM_PATH`
+    : undefined;
+
 export const launchChromium = (): Promise<Browser> => {
   if (chromiumPath === undefined) throw new Error('no Chromium found');
   return chromium.launch({ executablePath: chromiumPath, args: FLAGS });
