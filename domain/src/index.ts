@@ -111,6 +111,7 @@ export {
   repeatsLatestEvaluation,
   settlePayout,
   sharedPerilAssessor,
+  triggerCourses,
   visibleIssuedPolicy,
 } from './policies';
 

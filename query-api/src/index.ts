@@ -1,3 +1,4 @@
+export { consoleRouter } from './console/console-router';
 export { type AuditStep, replayPolicyAudit } from './insurance/audit-replay';
 export type { QueryApiDeps } from './query-api-deps';
 export { createQueryRouter } from './query-router';

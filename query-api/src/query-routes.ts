@@ -10,6 +10,7 @@ import { listPolicies } from './insurance/policies/get';
 import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
 import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
 import { getPolicy } from './insurance/policies/policy_id/get';
+import { listTriggerCourses } from './insurance/policies/policy_id/trigger-courses/get';
 import { listWebhooks } from './insurance/webhooks/get';
 import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
 import { getWebhook } from './insurance/webhooks/webhook_id/get';
@@ -19,7 +20,14 @@ import type { QueryApiDeps } from './query-api-deps';
  *  document shows it under. The router and the document are built from this list alone. */
 export const queryRoutes: readonly Route<QueryApiDeps>[] = [
   ...tagged('Farm registry', [getOwnFarmerProfile, lookUpFarmer, getFarm, listFields]),
-  ...tagged('Insurance', [listPolicies, getPolicy, listEvaluations, listPolicyEvents, listIndexReadings]),
+  ...tagged('Insurance', [
+    listPolicies,
+    getPolicy,
+    listEvaluations,
+    listPolicyEvents,
+    listTriggerCourses,
+    listIndexReadings,
+  ]),
   ...tagged('Index data', [listIndexSources, getIndexSource]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
 ];

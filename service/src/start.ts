@@ -4,7 +4,7 @@ import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
-import { createQueryRouter } from '@cropcover/query-api';
+import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
   migrateReadModels,
@@ -129,6 +129,7 @@ export const startService = async (
       openApiDocument: openApiDocument(PLATFORM_VERSION),
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
+      publicPages: runs('query-api') ? { '/console': consoleRouter() } : {},
     });
     if (runs('query-api'))
       app.use(

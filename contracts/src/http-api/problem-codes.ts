@@ -25,6 +25,7 @@ export const PROBLEM_STATUSES = {
   headers_too_large: 431,
   internal_error: 500,
   authentication_unavailable: 503,
+  console_not_built: 503,
 
   // Writes: idempotency keys (POST) and appends that kept losing races
   invalid_idempotency_key: 400,

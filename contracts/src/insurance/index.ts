@@ -11,4 +11,5 @@ export * from './peril';
 export * from './policy';
 export * from './provenance';
 export * from './quote';
+export * from './trigger-course';
 export * from './trigger-terms';

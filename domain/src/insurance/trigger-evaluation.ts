@@ -224,6 +224,27 @@ export const crossingSeverityPpm = (
   return severity === undefined ? undefined : severityPpmOfExact(severity);
 };
 
+/** The readings of [windowStart, windowEnd] as the evaluation uses them: one per day, by day, in index
+ *  units × 10^6; a later duplicate of a date in the list replaces an earlier one, as the upsert does. */
+export const windowReadings = (
+  readings: readonly IndexObservation[],
+  windowStart: string,
+  windowEnd: string,
+): DayValue[] => {
+  const byDay = new Map<number, bigint>();
+  // Dates are ISO calendar dates, which compare as text: only the window's few are parsed (known loss
+  // evaluates the term so far against 30 years of history).
+  for (const reading of readings) {
+    if (reading.date < windowStart || reading.date > windowEnd) continue;
+    byDay.set(dayNumber(reading.date), scaleRounded(reading.value, INDEX_PLACES));
+  }
+  return [...byDay.entries()].sort(([a], [b]) => a - b);
+};
+
+/** An aggregate as evaluations record and show it: rounded half-up to 6 decimals. */
+export const observedValueOf = ({ numerator, denominator }: { numerator: bigint; denominator: bigint }): number =>
+  unscale(divideRounded(numerator, denominator), INDEX_PLACES);
+
 /** The trigger as of `asOf`: window [term start, min(asOf, term end)]; severity linear from threshold
  *  (0) to exit (1), exact, and rounded half-up to millionths for display. */
 export const evaluateTrigger = (
@@ -236,15 +257,7 @@ export const evaluateTrigger = (
   const windowEnd = earlierDate(asOf, term.end);
   const startDay = dayNumber(windowStart);
   const endDay = dayNumber(windowEnd);
-  // One value per date; a later duplicate in the list replaces an earlier one, as the upsert does.
-  const byDay = new Map<number, bigint>();
-  // Dates are ISO calendar dates, which compare as text: only the window's few are parsed (known loss
-  // evaluates the term so far against 30 years of history).
-  for (const reading of readings) {
-    if (reading.date < windowStart || reading.date > windowEnd) continue;
-    byDay.set(dayNumber(reading.date), scaleRounded(reading.value, INDEX_PLACES));
-  }
-  const inWindow = [...byDay.entries()].sort(([a], [b]) => a - b);
+  const inWindow = windowReadings(readings, windowStart, windowEnd);
   const levels = triggerLevels(terms);
   const observed = aggregateWindow(levels, terms.aggregation, inWindow, startDay, endDay);
   const { coverage } = observed;
@@ -268,7 +281,7 @@ export const evaluateTrigger = (
   return {
     windowStart,
     windowEnd,
-    observedValue: unscale(divideRounded(numerator, denominator), INDEX_PLACES),
+    observedValue: observedValueOf(observed),
     readingsUsed: coverage.daysWithReading,
     breached,
     severity,

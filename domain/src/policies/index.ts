@@ -13,4 +13,5 @@ export * from './policy-snapshot';
 export * from './policy-view';
 export * from './repeated-evaluation';
 export * from './settle-payout';
+export * from './trigger-course';
 export * from './trigger-status';

@@ -409,6 +409,62 @@ describe('insurance queries', () => {
     });
   });
 
+  describe('GET /insurance/policies/{policy_id}/trigger-courses', () => {
+    it("gives each cover's aggregate day by day from its frozen data, with its trigger and exit", async () => {
+      const { status, body } = await get('/insurance/policies/a-claimed/trigger-courses', auditorA);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ policy_id: 'a-claimed', as_of: '2026-04-08' });
+      const [flood, storm] = body.covers;
+      expect(flood).toMatchObject({
+        peril: 'flood',
+        trigger_index: 'max_5day_rainfall_mm',
+        reading: 'rainfall_mm',
+        comparison: 'gte',
+        trigger: 150,
+        exit: 300,
+        window_start: '2026-04-01',
+        window_end: '2026-04-30',
+        data_source: { source_id: OWN_FIELD, kind: 'field', index: 'rainfall_mm', location: 'farm-1/north' },
+      });
+      // The reading before term start and org-b's 500 of the same field never count; today's figure is
+      // the policy's current_index_reading.
+      expect(flood.days).toEqual([
+        { date: '2026-04-01', value: null, observed_value: null },
+        { date: '2026-04-02', value: 120, observed_value: 120 },
+        { date: '2026-04-03', value: 45.5, observed_value: 165.5 },
+        { date: '2026-04-04', value: null, observed_value: 165.5 },
+        { date: '2026-04-05', value: null, observed_value: 165.5 },
+        { date: '2026-04-06', value: null, observed_value: 165.5 },
+        { date: '2026-04-07', value: null, observed_value: 165.5 },
+        { date: '2026-04-08', value: null, observed_value: 165.5 },
+      ]);
+      expect(storm).toMatchObject({ peril: 'storm', trigger: 25, exit: 40 });
+      expect(storm.days.at(-1)).toEqual({ date: '2026-04-08', value: null, observed_value: 30 });
+    });
+
+    it('starts at term start and shows null on the days with no reading to evaluate', async () => {
+      const { body } = await get('/insurance/policies/a-drought/trigger-courses', insurerA);
+      expect(body.covers).toEqual([
+        expect.objectContaining({
+          peril: 'drought',
+          trigger: 358,
+          exit: 143.2,
+          days: ['2026-04-05', '2026-04-06', '2026-04-07', '2026-04-08'].map((date) => ({
+            date,
+            value: null,
+            observed_value: null,
+          })),
+        }),
+      ]);
+    });
+
+    it("is for the policy's organization only: another organization gets 404, a caller without a role 403", async () => {
+      expect((await get('/insurance/policies/a-claimed/trigger-courses', insurerB)).status).toBe(404);
+      expect((await get('/insurance/policies/a-claimed/trigger-courses', { ...auditorA, roles: [] })).status).toBe(403);
+      expect((await get('/insurance/policies/unknown/trigger-courses', auditorA)).status).toBe(404);
+    });
+  });
+
   describe('GET /insurance/policies/{policy_id}/events', () => {
     it("replays the policy's stream from the log, in order, with who did what and when", async () => {
       const { status, body } = await get('/insurance/policies/a-claimed/events', auditorA);

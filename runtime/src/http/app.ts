@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { type Clock, systemClock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -26,6 +26,9 @@ export interface HttpAppOptions {
   readonly clock?: Clock;
   /** Bulk paths allowed bodies over 1 MiB (exact path → limit such as '4mb'). */
   readonly largerBodyLimits?: Readonly<Record<string, string>>;
+  /** Pages served to anyone, as /docs is (path → router): each asks the person for a token and sends it
+   *  with the API calls it makes, so the API's own checks decide what it shows. */
+  readonly publicPages?: Readonly<Record<string, Router>>;
 }
 
 /**
@@ -45,6 +48,7 @@ export const createHttpApp = ({
   asyncApiDocument,
   clock = systemClock,
   largerBodyLimits,
+  publicPages = {},
 }: HttpAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
@@ -74,6 +78,7 @@ export const createHttpApp = ({
     res.json(asyncApiDocument);
   });
   app.use('/docs', noFraming, docsRouter(openApiDocument));
+  for (const [path, router] of Object.entries(publicPages)) app.use(path, router);
 
   const rateLimiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, clock });
   app.use(createAuthenticator(config.auth, clock));

@@ -1,3 +1,4 @@
+export { describeNeeding } from './describe-needing';
 // Test-only helpers other packages' suites use; nothing outside a test imports this folder.
 
 export { describeWithKafka, kafkaBrokerScript, testBrokers } from './kafka-test-broker';

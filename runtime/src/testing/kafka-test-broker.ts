@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, it } from 'vitest';
+import { describeNeeding } from './describe-needing';
 
 // Kafka suites run against a real broker: KAFKA_BROKERS, else the local one `scripts/kafka-broker start`
 // runs at 127.0.0.1:9092. Without one they cannot prove anything, so in CI they fail; on a developer's
@@ -31,23 +31,14 @@ const accepts = (broker: string): Promise<boolean> =>
 const brokerReachable = (await Promise.all(testBrokers.map(accepts))).every(Boolean);
 
 /** A describe block that needs the broker: runs, fails (CI) or is skipped with a warning (elsewhere). */
-export const describeWithKafka = (name: string, body: () => void): void => {
-  if (brokerReachable) {
-    describe(name, body);
-    return;
-  }
-  const reason = `no Kafka broker at ${testBrokers.join(',')}: run \`scripts/kafka-broker start\` or set KAFKA_BROKERS`;
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs a Kafka broker', () => {
-        throw new Error(reason);
-      });
-    });
-    return;
-  }
-  console.warn(`\n!!! SKIPPING "${name}": ${reason}\n`);
-  describe.skip(name, body);
-};
+export const describeWithKafka = (name: string, body: () => void): void =>
+  describeNeeding(
+    name,
+    brokerReachable
+      ? undefined
+      : `no Kafka broker at ${testBrokers.join(',')}: run \`scripts/kafka-broker start\` or set KAFKA_BROKERS`,
+    body,
+  );
 
 /** Runs `scripts/kafka-broker <command>` (start waits until the broker accepts connections again). */
 export const kafkaBrokerScript = async (command: 'start' | 'stop' | 'status'): Promise<void> => {

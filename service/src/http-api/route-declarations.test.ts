@@ -66,8 +66,10 @@ describe.each([
   });
 
   it('are registered by their declarations alone', () => {
+    // The console's pages (query-api/src/console/) are HTML, not API operations: the document lists none.
     const registering = filesUnder(join(root, pkg, 'src'))
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .filter((file) => !relative(join(root, pkg, 'src'), file).startsWith('console/'))
       .filter((file) => /\.(get|post|put|patch|delete|all)\(\s*['"`]\//.test(readFileSync(file, 'utf8')));
     expect(registering).toEqual([]);
   });

@@ -304,6 +304,7 @@ describe('every route of the OpenAPI document, walked over HTTP through a Prism 
     ids.payout_id = history.body.items.find((item: { payout?: { payout_id: string } }) => item.payout)!
       .payout!.payout_id;
     await call('get', '/insurance/policies/{policy_id}/events', { caller: auditor, params: ids });
+    await call('get', '/insurance/policies/{policy_id}/trigger-courses', { caller: auditor, params: ids });
     await call('get', '/insurance/policies/{policy_id}/events', { caller: { ...auditor, roles: [] }, params: ids });
     await call('post', '/insurance/payouts/{payout_id}/settle', { caller: insurer, params: ids });
     await call('post', '/insurance/payouts/{payout_id}/settle', { caller: insurer, params: ids });

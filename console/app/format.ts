@@ -1,0 +1,39 @@
+// How the console writes figures: the browser's locale, amounts in their currency, dates as UTC dates
+// (every date of the API is a UTC calendar date). Formatters are made once each: making one costs far
+// more than using it, and a page writes hundreds of figures.
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const figureFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+const timestampFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+const dayMonthFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+export const money = (amount: number, currency: string): string => {
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    } catch {
+      return `${figureFormat.format(amount)} ${currency}`;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+};
+
+export const timestamp = (iso: string): string => `${timestampFormat.format(new Date(iso))} UTC`;
+
+/** `2026-04-05` → `Apr 5`. */
+export const dayAndMonth = (date: string): string => dayMonthFormat.format(new Date(`${date}T00:00:00Z`));
+
+export const figure = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : figureFormat.format(value);
+
+/** `vegetation_stress` → `Vegetation stress`. */
+export const words = (code: string): string => {
+  const text = code.replaceAll('_', ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};

@@ -1,0 +1,105 @@
+import type { TriggerCourse, TriggerEvaluationHistoryItem, TriggerStatus } from '@cropcover/contracts';
+import { TimeChart } from '../../chart/time-chart';
+import { figure, money, timestamp, words } from '../../format';
+import { coverChart } from './cover-chart';
+
+/** One cover: where its data comes from and how much of the window it covers, its chart, and its
+ *  evaluations. */
+export const CoverSection = ({
+  course,
+  trigger,
+  evaluations,
+}: {
+  course: TriggerCourse;
+  trigger: TriggerStatus | undefined;
+  evaluations: readonly TriggerEvaluationHistoryItem[];
+}) => {
+  const headingId = `cover-${course.peril}-heading`;
+  const source = course.data_source;
+  return (
+    <section class="cover" aria-labelledby={headingId} data-cover={course.peril}>
+      <h2 id={headingId}>{words(course.peril)}</h2>
+      <dl class="summary">
+        <dt>Index</dt>
+        <dd>
+          {course.trigger_index} of daily {course.reading}
+        </dd>
+        <dt>Trigger and exit</dt>
+        <dd>
+          breach {course.comparison === 'lte' ? 'at or below' : 'at or above'} {figure(course.trigger)}; severity 1 at{' '}
+          {figure(course.exit)}
+        </dd>
+        <dt>Data source</dt>
+        <dd data-source={source.source_id} data-location={source.location}>
+          {source.source_id} ({source.kind}) at {source.location}
+          {source.distance_km !== undefined && `, ${source.distance_km} km away`}
+        </dd>
+        <dt>Coverage</dt>
+        <dd>
+          {trigger?.coverage
+            ? `${trigger.coverage.days_with_reading} of ${trigger.coverage.days_in_window} days have a reading`
+            : trigger?.skipped_reason
+              ? words(trigger.skipped_reason)
+              : 'window not open yet'}
+        </dd>
+        <dt>Aggregate today</dt>
+        <dd>{figure(trigger?.current_index_reading)}</dd>
+      </dl>
+      <TimeChart model={coverChart(course, evaluations)} />
+      <EvaluationTable peril={course.peril} evaluations={evaluations} />
+    </section>
+  );
+};
+
+const EvaluationTable = ({
+  peril,
+  evaluations,
+}: {
+  peril: string;
+  evaluations: readonly TriggerEvaluationHistoryItem[];
+}) =>
+  evaluations.length === 0 ? (
+    <p>No evaluation recorded yet.</p>
+  ) : (
+    <div class="table-scroll">
+      <table data-evaluations={peril}>
+        <caption>Evaluations of {words(peril)}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">As of</th>
+            <th scope="col">Evaluated</th>
+            <th scope="col" class="number">
+              Observed
+            </th>
+            <th scope="col">Breached</th>
+            <th scope="col" class="number">
+              Severity
+            </th>
+            <th scope="col">Payout</th>
+            <th scope="col">Overpayment</th>
+          </tr>
+        </thead>
+        <tbody>
+          {evaluations.map((evaluation) => (
+            <tr key={evaluation.evaluation_id}>
+              <th scope="row">{evaluation.as_of}</th>
+              <td>{timestamp(evaluation.evaluated_at)}</td>
+              <td class="number">{figure(evaluation.observed_value)}</td>
+              <td>{evaluation.breached ? 'yes' : 'no'}</td>
+              <td class="number">{figure(evaluation.severity)}</td>
+              <td>
+                {evaluation.payout
+                  ? `${money(evaluation.payout.amount, evaluation.payout.currency)} (${evaluation.payout.status})`
+                  : '—'}
+              </td>
+              <td>
+                {evaluation.overpayment
+                  ? `${money(evaluation.overpayment.difference, evaluation.overpayment.currency)} over`
+                  : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );

@@ -1,0 +1,9 @@
+import { PoliciesPage } from './pages/policies/policies-page';
+import { PolicyPage } from './pages/policy/policy-page';
+import type { Route } from './router';
+
+// Every page of the console, by path under /console. A new page is one line here and a folder in pages/.
+export const ROUTES: readonly Route[] = [
+  { pattern: '/', page: (_params, query) => <PoliciesPage query={query} /> },
+  { pattern: '/policies/:policy_id', page: (params) => <PolicyPage policyId={params.policy_id!} /> },
+];

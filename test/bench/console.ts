@@ -1,0 +1,212 @@
+import { createTestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { tokenFor } from '../src/support/api-client';
+import { addDays, today } from '../src/support/calendar';
+import { chromiumPath, launchChromium } from '../src/support/chromium';
+import { startService } from '../src/support/service-process';
+import { insertPolicyRows } from './policy-rows';
+
+// Issue 21: each console page's first meaningful render over 10,000 policies of the caller's organization,
+// in headless Chromium against the all-in-one service started as the README does. Every sample is a
+// fresh browser context (nothing cached, sessionStorage holding the token) loading the page's address;
+// the time is the page's own clock (from navigation start) at the first frame that shows its content:
+// the policy rows for the list, every cover's chart for a policy. The anchor, in the same run: the same
+// page's API calls made from Node, one after the other, to tell the browser's share from the API's; and
+// the sign-in page, which calls no API: what any page costs a fresh browser context on this machine.
+// Policies have a year's term 240 days in (the window so far is 241 days of three indexes), one
+// evaluation per peril recorded yesterday.
+// Run: npx tsx test/bench/console.ts   (TEST_DATABASE_URL defaults to the local server; BENCH_SAMPLES)
+
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const POLICIES = Number(process.env.BENCH_POLICIES ?? 10_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
+const ORGANIZATION = 'org-bench';
+const TERM_START = addDays(today(), -240);
+const TERM_END = addDays(TERM_START, 364);
+
+if (chromiumPath === undefined) throw new Error('no Chromium: apt-get install chromium, or set CHROMIUM_PATH');
+
+/** A year of the template's three readings (the organization's own, of farm-1/north) and one evaluation
+ *  per peril of every policy, as of yesterday. */
+const seedReadingsAndEvaluations = async (databaseUrl: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into index_readings (source_id, location, index, date, value, note, revision, recorded_at, recorded_by)
+       select 'organization-fields:' || $1, 'farm-1/north', r.index, d::date,
+         case r.index when 'rainfall_mm' then round((4 + 4 * sin(extract(doy from d) / 9.0))::numeric, 1)
+                      when 'ndvi' then round((0.5 + 0.2 * sin(extract(doy from d) / 30.0))::numeric, 3)
+                      else round((8 + 6 * cos(extract(doy from d) / 5.0))::numeric, 1) end,
+         null, 1, now(), 'bench'
+       from generate_series($2::date, $3::date, interval '1 day') as d,
+         (values ('rainfall_mm'), ('ndvi'), ('wind_speed_ms')) as r(index)`,
+      [ORGANIZATION, TERM_START, addDays(today(), -1)],
+    );
+    await client.query(
+      `insert into policy_evaluations (evaluation_id, peril, policy_id, organization_id, trigger_index,
+         observed_value, threshold, breached, severity, as_of, window_start, window_end, evaluated_at,
+         days_with_reading, days_in_window)
+       select p.policy_id || '-' || peril, peril, p.policy_id, p.organization_id, 'bench_index', 100, 150, false, 0,
+         $1::date, p.term_start, $1::date, now(), 240, 240
+       from policies p, unnest(p.perils) as peril`,
+      [addDays(today(), -1)],
+    );
+    await client.query('vacuum analyze index_readings, policy_evaluations');
+  } finally {
+    await client.end();
+  }
+};
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+interface Scenario {
+  readonly label: string;
+  /** The console address of a sample. */
+  readonly page: (sample: number) => string;
+  /** In the page: its clock once it shows what it is for, else false. A function, not a string: the
+   *  console's Content-Security-Policy forbids evaluating strings. */
+  readonly shown: () => number | false;
+  /** Whether the sample's browser holds the token (default true). */
+  readonly signedIn?: boolean;
+  /** The API calls the page makes, for the anchor. */
+  readonly api: (sample: number) => readonly string[];
+}
+
+const policyOf = (sample: number): string => `pol-${String(1 + ((sample * 7919) % POLICIES)).padStart(7, '0')}`;
+
+// Run in the page (no DOM types here).
+const signInShown = (): number | false =>
+  (globalThis as any).document.querySelector('textarea#token') !== null && performance.now();
+const listShown = (): number | false =>
+  (globalThis as any).document.querySelector('[data-policies] tbody tr') !== null && performance.now();
+const chartsShown = (): number | false => {
+  const document = (globalThis as any).document;
+  const covers = document.querySelectorAll('[data-cover]').length;
+  return covers > 0 && document.querySelectorAll('[data-cover] svg[data-chart]').length === covers && performance.now();
+};
+
+const scenarios: readonly Scenario[] = [
+  {
+    label: 'the floor: the sign-in page (no token, no API call)',
+    page: () => '/console/',
+    shown: signInShown,
+    signedIn: false,
+    api: () => [],
+  },
+  {
+    label: 'policies, first page',
+    page: () => '/console/',
+    shown: listShown,
+    api: () => ['/insurance/policies'],
+  },
+  {
+    label: 'policies, peril=storm&status=active, page 50',
+    page: () => '/console/?peril=storm&status=active&page=50',
+    shown: listShown,
+    api: () => ['/insurance/policies?peril=storm&status=active&page=50'],
+  },
+  {
+    label: 'a policy (2–4 covers, 241 days each)',
+    page: (sample) => `/console/policies/${policyOf(sample)}`,
+    shown: chartsShown,
+    api: (sample) => [
+      `/insurance/policies/${policyOf(sample)}`,
+      `/insurance/policies/${policyOf(sample)}/trigger-courses`,
+      `/insurance/policies/${policyOf(sample)}/evaluations?page=1&page_size=100`,
+    ],
+  },
+];
+
+const renderTime = async (
+  browser: Browser,
+  baseUrl: string,
+  token: string | null,
+  path: string,
+  shown: Scenario['shown'],
+) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  try {
+    if (token !== null)
+      await context.addInitScript(`sessionStorage.setItem('cropcover.console.token', ${JSON.stringify(token)})`);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'commit' });
+    const handle = await page.waitForFunction(shown, undefined, {
+      polling: 'raf',
+      timeout: 30_000,
+    });
+    return Number(await handle.jsonValue());
+  } finally {
+    await context.close();
+  }
+};
+
+const database = await createTestDatabase('bench_console');
+const service = await startService({
+  DATABASE_URL: database.url,
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  MONITOR_ENABLED: 'false',
+  LOG_LEVEL: 'warn',
+});
+const browser = await launchChromium();
+try {
+  const seeding = performance.now();
+  await insertPolicyRows(database.url, {
+    policies: POLICIES,
+    organization: ORGANIZATION,
+    farms: 2_000,
+    termStart: TERM_START,
+    termEnd: TERM_END,
+  });
+  await seedReadingsAndEvaluations(database.url);
+  console.log(`Seeded ${POLICIES} policies in ${((performance.now() - seeding) / 1000).toFixed(1)} s.`);
+  const token = await tokenFor({ sub: 'bench-insurer', org: ORGANIZATION, roles: ['insurer'] });
+  const headers = { authorization: `Bearer ${token}` };
+  const tokenOf = (scenario: Scenario) => (scenario.signedIn === false ? null : token);
+  const apiTime = async (paths: readonly string[]): Promise<number> => {
+    const started = performance.now();
+    for (const path of paths) {
+      const response = await fetch(`${service.baseUrl}${path}`, { headers });
+      if (!response.ok) throw new Error(`${path}: ${response.status}`);
+      await response.arrayBuffer();
+    }
+    return performance.now() - started;
+  };
+  // Warm up: the JIT settles, the indexes are in the buffer cache, Chromium has started its processes.
+  for (const scenario of scenarios)
+    for (let sample = 0; sample < 3; sample += 1) {
+      await renderTime(browser, service.baseUrl, tokenOf(scenario), scenario.page(sample + SAMPLES), scenario.shown);
+      await apiTime(scenario.api(sample + SAMPLES));
+    }
+
+  console.log(`${POLICIES} policies; ${SAMPLES} samples per page, each in a fresh browser context.`);
+  console.log('| page | render p50 ms | render p95 ms | render max ms | API alone p50 ms | render ÷ API (p50) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const scenario of scenarios) {
+    const renders: number[] = [];
+    const apis: number[] = [];
+    for (let sample = 0; sample < SAMPLES; sample += 1) {
+      renders.push(
+        await renderTime(browser, service.baseUrl, tokenOf(scenario), scenario.page(sample), scenario.shown),
+      );
+      apis.push(await apiTime(scenario.api(sample)));
+    }
+    renders.sort((a, b) => a - b);
+    apis.sort((a, b) => a - b);
+    const [p50, p95, max, api50] = [
+      percentile(renders, 50),
+      percentile(renders, 95),
+      renders.at(-1)!,
+      percentile(apis, 50),
+    ];
+    console.log(
+      `| ${scenario.label} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${max.toFixed(0)} | ${scenario.api(0).length > 0 ? api50.toFixed(0) : '—'} | ${scenario.api(0).length > 0 ? (p50 / api50).toFixed(1) : '—'} |`,
+    );
+  }
+} finally {
+  await browser.close();
+  await service.stop();
+  await database.drop();
+}

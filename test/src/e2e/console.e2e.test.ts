@@ -1,0 +1,262 @@
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createTestDatabase, describeNeeding, type TestDatabase } from '@cropcover/runtime/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { addDays, today } from '../support/calendar';
+import { axeViolations, chromiumMissing, launchChromium } from '../support/chromium';
+import { recordReadings } from '../support/index-readings';
+import { type RunningService, repositoryRoot, startService } from '../support/service-process';
+
+// The console (SPEC §8) in headless Chromium against `npm start`: signed in with a bearer token, it shows
+// only what the API answers for that token. One browser for the file; each test its own context.
+
+const insurer: Caller = { sub: 'underwriter-c', org: 'org-c', roles: ['insurer'] };
+const dataProvider: Caller = { sub: 'weather-feed-c', org: 'org-c', roles: ['data_provider'] };
+const otherInsurer: Caller = { sub: 'underwriter-y', org: 'org-y', roles: ['insurer'] };
+const owner: Caller = { sub: 'farmer-c', givenName: 'Amina', familyName: 'Otieno' };
+
+/** The first load of a page may weigh this much, gzipped (issue 21). */
+const FIRST_LOAD_LIMIT = 200 * 1024;
+/** `CONSOLE_SCREENSHOTS=update npm test` refreshes the README's picture; otherwise it goes to tmp. */
+const screenshotPath =
+  process.env.CONSOLE_SCREENSHOTS === 'update'
+    ? join(repositoryRoot, 'docs/console/policy.png')
+    : join(tmpdir(), 'cropcover-console-policy.png');
+
+let database: TestDatabase;
+let service: RunningService;
+let api: ApiClient;
+let browser: Browser;
+let paid: { policyId: string; payoutDate: string; amount: number };
+let unpaidPolicyId: string;
+
+const issue = async (field: { farm_id: string; field_id: string }, perils: string[]): Promise<string> => {
+  const issued = await api.post('/insurance/policies', insurer, {
+    ...field,
+    perils,
+    sum_insured: 25_000,
+    currency: 'KES',
+    crop_type: 'maize',
+    term_start: addDays(today(), -7),
+    term_end: addDays(today(), 23),
+  });
+  expect(issued.status).toBe(201);
+  return issued.body.policy_id;
+};
+
+describeNeeding('the console', chromiumMissing, () => {
+  beforeAll(async () => {
+    database = await createTestDatabase('e2e_console');
+    [service, browser] = await Promise.all([
+      startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' }),
+      launchChromium(),
+    ]);
+    api = apiClient(service.baseUrl);
+    const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+    const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+      field_id: 'north',
+      name: 'North plot',
+      area_ha: 2.5,
+      location: { lat: -1.29, lon: 36.82 },
+      crop_type: 'maize',
+    });
+    expect(field.status).toBe(201);
+    const ids = { farm_id: farm.body.farm_id as string, field_id: 'north' };
+    const policyId = await issue(ids, ['flood']);
+    unpaidPolicyId = await issue(ids, ['flood', 'storm']);
+    // Issued before the flood (no cover is sold on a loss already in the data): eight days of rain, five of
+    // them 40 mm, then the evaluation pays (200 − 150) / 150 of the sum insured.
+    await recordReadings(api, dataProvider, ids, 'rainfall_mm', addDays(today(), -7), [2, 0, 1, 40, 40, 40, 40, 40]);
+    const evaluation = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
+    expect(evaluation.body.total_payout).toBeGreaterThan(0);
+    paid = { policyId, payoutDate: evaluation.body.as_of, amount: evaluation.body.total_payout };
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await database?.drop();
+  });
+
+  let context: BrowserContext;
+  let page: Page;
+  /** Every request the page made, by URL. */
+  let requested: string[];
+
+  const signIn = async (caller: Caller | string, path = '/console/') => {
+    await page.goto(`${service.baseUrl}${path}`);
+    await page.getByLabel('Bearer token').fill(typeof caller === 'string' ? caller : await tokenFor(caller));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+  /** A fresh page (its own sessionStorage) per test, recording what it asks for. */
+  const openPage = async () => {
+    page = await context.newPage();
+    // Within the test's own timeout, so a missing element is reported as such.
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (error) => console.error(`console page error: ${error.message}`));
+    requested = [];
+    page.on('request', (request) => requested.push(request.url()));
+  };
+
+  it('signs in with a token and lists the organization’s policies, filtered and by pages as the API does', async () => {
+    await openPage();
+    await signIn(insurer);
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('2');
+    const rows = page.locator('[data-policies] tbody tr');
+    expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-policy')))).toEqual([
+      unpaidPolicyId,
+      paid.policyId,
+    ]);
+    await page.getByLabel('Peril').selectOption('storm');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('1');
+    expect(new URL(page.url()).searchParams.get('peril')).toBe('storm');
+
+    await page.goto(`${service.baseUrl}/console/?page_size=1`);
+    await page.waitForSelector('[data-policies]');
+    expect(await page.locator('[data-page]').textContent()).toBe('Page 1 of 2');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await expect.poll(() => page.locator('[data-page]').textContent()).toBe('Page 2 of 2');
+    expect(await rows.getAttribute('data-policy')).toBe(paid.policyId);
+    await page.close();
+  });
+
+  it('opens a paid policy: the payout marker on the evaluation’s date, the trigger and exit lines at their levels', async () => {
+    await openPage();
+    await signIn(insurer);
+    await page.getByRole('link', { name: paid.policyId }).click();
+    const chart = page.locator('svg[data-chart="cover-flood"]');
+    await chart.waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/policies/${paid.policyId}`);
+
+    const payout = chart.locator('[data-marker="payout"]');
+    expect(await payout.count()).toBe(1);
+    expect(await payout.getAttribute('data-date')).toBe(paid.payoutDate);
+    expect(Number(await payout.getAttribute('data-amount'))).toBe(paid.amount);
+    // On the one time axis: where that day's reading is drawn.
+    const readingOfThatDay = chart.locator(`[data-series="reading"] rect[data-date="${paid.payoutDate}"]`);
+    expect(await payout.getAttribute('data-x')).toBe(await readingOfThatDay.getAttribute('data-x'));
+    expect(Number(await readingOfThatDay.getAttribute('data-value'))).toBe(40);
+
+    // Each level line is drawn where the left axis puts its value.
+    const ticks = await chart
+      .locator('[data-tick]')
+      .evaluateAll((all) =>
+        all.map((tick) => [Number(tick.getAttribute('data-tick')), Number(tick.getAttribute('data-y'))]),
+      );
+    const [low, high] = [ticks[0]!, ticks.at(-1)!];
+    const yOf = (value: number) => low[1]! + ((value - low[0]!) * (high[1]! - low[1]!)) / (high[0]! - low[0]!);
+    for (const [kind, value] of [
+      ['trigger', 150],
+      ['exit', 300],
+    ] as const) {
+      const line = chart.locator(`line[data-level="${kind}"]`);
+      expect(Number(await line.getAttribute('data-value'))).toBe(value);
+      expect(Number(await line.getAttribute('y1'))).toBeCloseTo(yOf(value), 6);
+    }
+    const evaluation = chart.locator('[data-marker="evaluation"]');
+    expect(await evaluation.getAttribute('data-value')).toBe('200');
+    expect(await page.locator('[data-source]').getAttribute('data-source')).toBe('organization-fields:org-c');
+
+    await mkdir(dirname(screenshotPath), { recursive: true });
+    await page.screenshot({ path: screenshotPath, fullPage: true });
+    await page.close();
+  });
+
+  it('shows another organization’s token none of it', async () => {
+    await openPage();
+    await signIn(otherInsurer);
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('0');
+    expect(await page.locator('[data-policies]').count()).toBe(0);
+    await page.goto(`${service.baseUrl}/console/policies/${paid.policyId}`);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain(`No policy ${paid.policyId} is visible to you`);
+    expect(await page.locator('svg[data-chart]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('drops a token the API refuses and says why', async () => {
+    await openPage();
+    await signIn('not.a.token');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The API refused the token');
+    expect(await page.getByLabel('Bearer token').count()).toBe(1);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    await page.close();
+  });
+
+  it('is usable from the keyboard: tab to a policy, open it, and its heading has the focus', async () => {
+    await openPage();
+    await signIn(insurer);
+    await page.waitForSelector('[data-policies]');
+    let focused = '';
+    for (let presses = 0; presses < 30 && focused !== paid.policyId; presses += 1) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate<string>("document.activeElement?.textContent ?? ''");
+    }
+    expect(focused).toBe(paid.policyId);
+    await page.keyboard.press('Enter');
+    await page.locator('svg[data-chart]').first().waitFor();
+    expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
+    await page.close();
+  });
+
+  it('has no accessibility violation axe-core finds, on any page', async () => {
+    await openPage();
+    await page.goto(`${service.baseUrl}/console/`);
+    await page.getByLabel('Bearer token').waitFor();
+    const found = { signIn: await axeViolations(page) } as Record<string, unknown>;
+    await signIn(insurer);
+    await page.waitForSelector('[data-policies]');
+    found.policies = await axeViolations(page);
+    await page.goto(`${service.baseUrl}/console/policies/${paid.policyId}`);
+    await page.locator('svg[data-chart]').first().waitFor();
+    // With the chart's table open too.
+    for (const summary of await page.locator('details summary').all()) await summary.click();
+    found.policy = await axeViolations(page);
+    await page.goto(`${service.baseUrl}/console/no-such-page`);
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    found.notFound = await axeViolations(page);
+    expect(found).toEqual({ signIn: [], policies: [], policy: [], notFound: [] });
+    // And it does look: a field without a label is reported.
+    await page.evaluate("document.querySelector('main').append(document.createElement('input'))");
+    expect((await axeViolations(page)).map((violation) => violation.id)).toContain('label');
+    await page.close();
+  });
+
+  it(`loads under ${FIRST_LOAD_LIMIT / 1024} KB gzipped, from its own origin only, under a policy that forbids any other`, async () => {
+    await openPage();
+    const bodies: Buffer[] = [];
+    page.on('response', async (response) => {
+      if (new URL(response.url()).pathname.startsWith('/console')) bodies.push(await response.body());
+    });
+    const response = await page.goto(`${service.baseUrl}/console/`);
+    await page.getByLabel('Bearer token').waitFor();
+    await page.waitForLoadState('networkidle');
+    const policy = response!.headers()['content-security-policy']!;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).toContain("script-src 'self'");
+    const gzipped = bodies.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+    console.info(`console first load: ${bodies.length} files, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
+    expect(bodies.length).toBeGreaterThanOrEqual(3);
+    expect(gzipped).toBeLessThan(FIRST_LOAD_LIMIT);
+
+    await signIn(insurer);
+    await page.getByRole('link', { name: paid.policyId }).click();
+    await page.locator('svg[data-chart]').first().waitFor();
+    expect(requested.filter((url) => !url.startsWith(`${service.baseUrl}/`))).toEqual([]);
+    await page.close();
+  });
+});
