@@ -1,3 +1,4 @@
+import { policyIssuedEvents } from '@cropcover/domain/testing';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, isOneOf } from './decode-event';
@@ -126,5 +127,21 @@ describe('isOneOf', () => {
   it('keeps only the event types a reader handles', () => {
     const events = [recorded('TriggerBreached', {}), recorded('PayoutSettled', {})];
     expect(events.filter(isOneOf(new Set(['PayoutSettled']))).map((event) => event.type)).toEqual(['PayoutSettled']);
+  });
+
+  it('checks each distinct frozen sheet once, and every other field of every PolicyIssued always', () => {
+    const [issued] = policyIssuedEvents({ perils: ['drought', 'flood'] });
+    const data = issued!.data as unknown as Record<string, unknown> & { term_sheet: Record<string, unknown> };
+    const first = decodeEvent(recorded('PolicyIssued', structuredClone(data)));
+    expect(first.data).toEqual(data);
+    // The same sheet again: read as checked, with the rest of the event checked as ever.
+    expect(decodeEvent(recorded('PolicyIssued', structuredClone(data))).data).toEqual(data);
+    expect(() => decodeEvent(recorded('PolicyIssued', { ...structuredClone(data), sum_insured_minor: -1 }))).toThrow(
+      /malformed PolicyIssued/,
+    );
+    // Another sheet is checked, and a malformed one refused however many valid ones came before.
+    const malformed = { ...structuredClone(data), term_sheet: { ...data.term_sheet, rounding: 'up' } };
+    expect(() => decodeEvent(recorded('PolicyIssued', malformed))).toThrow(/term_sheet/);
+    expect(() => decodeEvent(recorded('PolicyIssued', malformed))).toThrow(/term_sheet/);
   });
 });

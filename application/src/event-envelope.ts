@@ -1,10 +1,13 @@
+import { POLICY_ISSUED_SCHEMA_VERSION } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import type { NewEvent } from '@cropcover/eventstore';
 import { v7 as uuidv7 } from 'uuid';
 import type { CommandContext } from './command-context';
 
-/** Every event shape starts at schema version 1; a new shape bumps it and adds an upcaster. */
-const SCHEMA_VERSION = 1;
+/** Every event shape starts at schema version 1; a new shape bumps it, and what reads an older one
+ *  upcasts it (`PolicyIssued` before products: the policy's evolve reads its triggers as a sheet). */
+const SCHEMA_VERSIONS: Readonly<Record<string, number>> = { PolicyIssued: POLICY_ISSUED_SCHEMA_VERSION };
+const schemaVersionOf = (type: string): number => SCHEMA_VERSIONS[type] ?? 1;
 
 export interface DomainEvent {
   readonly type: string;
@@ -22,7 +25,7 @@ export const toNewEvent = (event: DomainEvent, context: CommandContext): NewEven
     organization_id: context.principal.organizationId,
     correlation_id: context.correlationId,
     causation_id: context.requestId,
-    schema_version: SCHEMA_VERSION,
+    schema_version: schemaVersionOf(event.type),
     platform_version: PLATFORM_VERSION,
   },
 });

@@ -1,5 +1,6 @@
 import { PolicyEvent } from './insurance/events';
 import { IndexSourceEvent } from './insurance/index-sources';
+import { ProductEvent } from './insurance/products';
 import { ProgrammeEvent } from './programmes/events';
 import { FarmEvent, FarmerEvent, ShareableIdEvent } from './registry/events';
 import { ReinsuranceEvent } from './reinsurance/events';
@@ -14,6 +15,7 @@ export const LogEvent = z.discriminatedUnion('type', [
   ShareableIdEvent,
   WebhookSubscriptionEvent,
   IndexSourceEvent,
+  ProductEvent,
   ProgrammeEvent,
   ReinsuranceEvent,
 ]);

@@ -1,15 +1,16 @@
 import { loadavg } from 'node:os';
 import type { Peril } from '@cropcover/contracts';
-import { addDays } from '../src/insurance/calendar-date';
-import { triggerTermsFor } from '../src/insurance/product-catalog';
-import type { IndexObservation } from '../src/insurance/trigger-evaluation';
+import { addDays } from '../src/insurance/calendar/calendar-date';
+import type { IndexObservation } from '../src/insurance/index-data/index-observation';
+import { DEFAULT_SHEET } from '../src/insurance/term-sheet/builtin';
+import { productCover } from '../src/insurance/term-sheet/product';
 import { AsIfBook, type AsIfPolicy } from '../src/portfolio/as-if-book';
-import { evaluateSeasonTrigger } from '../src/portfolio/default-product-covers';
+import { evaluateSeasonCover, type SheetCoverTerms } from '../src/portfolio/default-product-covers';
 import { portfolioBacktestResult } from '../src/portfolio/portfolio-backtest';
 
 // The as-if backtest's pure core at SPEC §7's scale: 100,000 policies in 1,000 zones over 20 seasons,
 // from synthetic daily readings handed over one zone at a time (as a job streams them from the read store),
-// with today's trigger evaluation as the cover evaluation. Reading the readings from PostgreSQL is not in
+// with the term-sheet engine's evaluation of the default product's covers as the cover evaluation. Reading the readings from PostgreSQL is not in
 // this figure. Usage: npx tsx domain/bench/as-if-book.ts [policies, default 100000] [zones, default 1000]
 
 const POLICIES = Number(process.argv[2] ?? 100_000);
@@ -39,7 +40,7 @@ const SUMS_INSURED = Array.from({ length: 200 }, (_, at) => 50_000 + at * 1_237)
 
 const zoneOf = (zone: number) => ({ source_id: 'chirps', location: `cell-${zone}` });
 
-const policies = function* (): Generator<AsIfPolicy<ReturnType<typeof triggerTermsFor>>> {
+const policies = function* (): Generator<AsIfPolicy<SheetCoverTerms>> {
   for (let at = 0; at < POLICIES; at += 1) {
     const term = TERMS[Math.floor(random() * TERMS.length)]!;
     const zone = zoneOf(Math.floor(random() * ZONES));
@@ -48,10 +49,12 @@ const policies = function* (): Generator<AsIfPolicy<ReturnType<typeof triggerTer
       policyId: `p-${at}`,
       sumInsuredMinor: SUMS_INSURED[Math.floor(random() * SUMS_INSURED.length)]!,
       term,
-      covers: perils.map((peril) => {
-        const terms = triggerTermsFor(peril, term);
-        return { peril, zone, terms, signature: JSON.stringify(terms) };
-      }),
+      covers: perils.map((peril) => ({
+        peril,
+        zone,
+        terms: { cover: productCover(DEFAULT_SHEET, peril), amounts: DEFAULT_SHEET.amounts },
+        signature: `default#${peril}`,
+      })),
     };
   }
 };
@@ -76,7 +79,7 @@ const sample = () => {
 const made = [...policies()];
 const started = performance.now();
 const cpuAtStart = process.cpuUsage();
-const asIf = new AsIfBook(made, SEASONS, evaluateSeasonTrigger);
+const asIf = new AsIfBook(made, SEASONS, evaluateSeasonCover);
 const grouped = performance.now();
 let readings = 0;
 let evaluating = 0;

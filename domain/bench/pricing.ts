@@ -1,14 +1,14 @@
 import type { Peril } from '@cropcover/contracts';
-import { earlierDate } from '../src/insurance/calendar-date';
-import { displayedRate } from '../src/insurance/premium-rate';
-import { priceQuote } from '../src/insurance/pricing';
-import { triggerTermsFor } from '../src/insurance/product-catalog';
-import type { ReadingHistory } from '../src/insurance/reading-history';
-import { seasonsWithReadings } from '../src/insurance/season-readings';
-import { seasonSeverityPpm } from '../src/insurance/season-severity';
-import { referenceSeasonSeverityPpm } from '../src/insurance/season-severity.reference';
-import { pastSeasons } from '../src/insurance/seasons';
-import type { IndexObservation } from '../src/insurance/trigger-evaluation';
+import { earlierDate } from '../src/insurance/calendar/calendar-date';
+import { pastSeasons } from '../src/insurance/calendar/seasons';
+import type { IndexObservation } from '../src/insurance/index-data/index-observation';
+import type { ReadingHistory } from '../src/insurance/index-data/reading-history';
+import { seasonsWithReadings } from '../src/insurance/index-data/season-readings';
+import { displayedDecimal as displayedRate } from '../src/insurance/money/rational';
+import { priceQuote } from '../src/insurance/pricing/pricing';
+import { triggerTermsFor } from '../src/insurance/term-sheet/builtin';
+import { seasonSeverityPpm } from '../src/testing/frozen-trigger';
+import { referenceSeasonSeverityPpm } from '../src/testing/season-severity.reference';
 
 // The burning-cost price of a one-year, four-peril cover over 30 years of daily rainfall, NDVI and
 // wind (~33,000 readings), with droughts, floods, vegetation stress and storms in a few seasons. "before"

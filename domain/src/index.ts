@@ -46,11 +46,13 @@ export {
   registerIndexSource,
 } from './index-sources';
 
-// Insurance: calendar dates and money, the data a cover reads and its readings, the catalog, pricing and
-// quotes
+// Insurance: calendar dates and money, the data a cover reads and its readings, term sheets (the engine,
+// the built-in product, validation, digests), pricing and quotes
 export {
   addDays,
   type CoverRates,
+  DEFAULT_PRODUCT,
+  DEFAULT_SHEET,
   dateOfDay,
   dayNumber,
   type IndexObservation,
@@ -58,7 +60,7 @@ export {
   namedSources,
   organizationFieldSourceId,
   ownFieldDataSources,
-  PRODUCT_CATALOG,
+  type ProductTerms,
   quoteCover,
   type RateCover,
   type ReadingHistory,
@@ -68,8 +70,11 @@ export {
   readingsDigest,
   resolveDataSources,
   severityFraction,
+  sheetDigest,
+  type TermSheetError,
   toMajorUnits,
   utcDate,
+  validateTermSheet,
 } from './insurance';
 
 // The platform's version, recorded on every policy and in the API documents
@@ -100,6 +105,7 @@ export {
   type PerilAssessor,
   POLICY_STATE_VERSION,
   type Policy,
+  phasesForClients,
   policyAggregate,
   policyDataSources,
   policyFromSnapshot,
@@ -114,6 +120,23 @@ export {
   triggerCourses,
   visibleIssuedPolicy,
 } from './policies';
+
+// Products: an organization's versioned term sheets (quote and issue name a version; a policy freezes its
+// sheet)
+export {
+  DEFAULT_PRODUCT_VERSION,
+  evolveProduct,
+  initialProduct,
+  type Product,
+  productAggregate,
+  productStream,
+  productStreamId,
+  productVersionView,
+  registerProduct,
+  registerProductVersion,
+  retireProductVersion,
+  versionToSell,
+} from './products';
 
 // Programmes: capacity per zone and in aggregate, the binding check, reserve and release
 export {

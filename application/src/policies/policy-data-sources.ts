@@ -1,4 +1,4 @@
-import type { DataSourceChoice, Peril, PolicyDataSources } from '@cropcover/contracts';
+import type { DataSourceChoice, Peril, PolicyDataSources, TermSheet } from '@cropcover/contracts';
 import {
   type Farm,
   type IndexSourceDefaults,
@@ -17,6 +17,8 @@ export interface PolicyDataQuery {
   readonly perils: readonly Peril[];
   readonly choice: DataSourceChoice | undefined;
   readonly defaults: IndexSourceDefaults;
+  /** The sheet whose covers say which index each peril reads; the `default` product's when absent. */
+  readonly sheet?: TermSheet;
 }
 
 /** The data each peril of a cover reads: the named sources are read from the log, so a source registered
@@ -25,7 +27,7 @@ export const loadPolicyDataSources = async (
   eventStore: EventStore,
   query: PolicyDataQuery,
 ): Promise<PolicyDataSources> => {
-  const named = namedSources(query.perils, query.choice, query.defaults);
+  const named = namedSources(query.perils, query.choice, query.defaults, query.sheet);
   const ids = [...new Set(Object.values(named))];
   const sources = new Map(
     await Promise.all(
@@ -34,5 +36,5 @@ export const loadPolicyDataSources = async (
       ),
     ),
   );
-  return resolveDataSources({ ...query, named, sources });
+  return resolveDataSources({ ...query, named, sources }, query.sheet);
 };

@@ -1,5 +1,13 @@
 import type { PolicyDataSources, Quote, QuoteRequest } from '@cropcover/contracts';
-import { type CoverRates, type Farm, PRODUCT_CATALOG, quoteCover, type RateCover, rateCover } from '@cropcover/domain';
+import {
+  type CoverRates,
+  DEFAULT_PRODUCT,
+  type Farm,
+  type ProductTerms,
+  quoteCover,
+  type RateCover,
+  rateCover,
+} from '@cropcover/domain';
 import type { LoadedStream } from '../handle-command';
 import type { ReadingHistoryCache } from '../readings/cached-reading-history';
 
@@ -11,6 +19,8 @@ export interface QuoteInputs {
   readonly farm: LoadedStream<Farm>;
   readonly today: string;
   readonly dataSources: PolicyDataSources;
+  /** The product version to price; `default` when absent. */
+  readonly product?: ProductTerms;
 }
 
 /** Keeps at most `max` entries, the least recently used going first. */
@@ -33,8 +43,8 @@ const recentlyUsed = <Value>(max: number) => {
 };
 
 /**
- * Quotes by everything they are priced from: the request, the farm's stream revision, today, the data
- * each peril reads and the versions of those locations' readings. Pricing 30 seasons of four perils
+ * Quotes by everything they are priced from: the request, the product version (its sheet's digest), the
+ * farm's stream revision, today, the data each peril reads and the versions of those locations' readings. Pricing 30 seasons of four perils
  * costs milliseconds of CPU; asked again with none of those changed, the quote is the same one, its money
  * the same exact minor units, so it is answered as kept. A cover not asked before on the same data and
  * term (another sum insured, another farm's field on the same cell) reuses its rates — they depend on
@@ -48,23 +58,37 @@ export const pricedQuotes = (readings: ReadingHistoryCache, maxQuotes: number = 
   // the rating request itself.
   const ratedOn =
     (dataKey: string): RateCover =>
-    (rating, catalog) => {
-      if (catalog !== PRODUCT_CATALOG) return rateCover(rating, catalog);
-      const key = JSON.stringify([dataKey, rating.perils, rating.hasIrrigation, rating.term, rating.today]);
+    (rating, product) => {
+      const key = JSON.stringify([
+        dataKey,
+        product.ref.digest,
+        rating.perils,
+        rating.hasIrrigation,
+        rating.term,
+        rating.today,
+      ]);
       const known = rates.get(key);
       if (known !== undefined) return known;
-      const rated = rateCover(rating, catalog);
+      const rated = rateCover(rating, product);
       rates.set(key, rated);
       return rated;
     };
-  return async ({ request, farm, today, dataSources }: QuoteInputs): Promise<Quote> => {
+  return async ({ request, farm, today, dataSources, product = DEFAULT_PRODUCT }: QuoteInputs): Promise<Quote> => {
     const versions = await readings.versionsOf(dataSources);
-    const key = JSON.stringify([versions.key, farm.expected, today, request, dataSources]);
+    const key = JSON.stringify([versions.key, product.ref, farm.expected, today, request, dataSources]);
     const known = quotes.get(key);
     if (known !== undefined) return known;
     const history = await readings.readAt({ sources: dataSources }, versions);
     const rateOnData = ratedOn(JSON.stringify([versions.key, dataSources]));
-    const quote = quoteCover({ request, farm: farm.state, today, dataSources, history, rateCover: rateOnData });
+    const quote = quoteCover({
+      request,
+      farm: farm.state,
+      today,
+      dataSources,
+      history,
+      rateCover: rateOnData,
+      product,
+    });
     quotes.set(key, quote);
     return quote;
   };

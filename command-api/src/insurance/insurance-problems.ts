@@ -4,7 +4,9 @@ export const COVER_REFUSED = {
   description:
     'The cover cannot be written: farm_inactive, invalid_perils, invalid_term, retroactive_cover, ' +
     'invalid_currency, invalid_amount, known_loss, uninsurable, premium_too_small, or its data ' +
-    '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered)',
+    '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered), or the product ' +
+    '(peril_not_in_product, required_peril_missing, term_not_product_season, window_outside_term, ' +
+    'currency_mismatch)',
   codes: [
     'farm_inactive',
     'invalid_perils',
@@ -19,5 +21,10 @@ export const COVER_REFUSED = {
     'source_index_mismatch',
     'field_not_registered',
     'location_not_covered',
+    'peril_not_in_product',
+    'required_peril_missing',
+    'term_not_product_season',
+    'window_outside_term',
+    'currency_mismatch',
   ],
 } as const;

@@ -66,6 +66,17 @@ export const PROBLEM_STATUSES = {
   uninsurable: 422,
   premium_too_small: 422,
 
+  // Products: term sheets, their versions, and quote and issue on them (currency_mismatch is with
+  // Programmes: one code, one meaning)
+  invalid_term_sheet: 422,
+  product_exists: 409,
+  product_not_found: 404,
+  product_retired: 422,
+  peril_not_in_product: 422,
+  required_peril_missing: 422,
+  term_not_product_season: 422,
+  window_outside_term: 422,
+
   // Policies: evaluation, lapse, closing
   policy_exists: 409,
   as_of_in_future: 422,

@@ -13,9 +13,10 @@ export const DataCoverage = z
   .openapi('DataCoverage');
 export type DataCoverage = z.infer<typeof DataCoverage>;
 
-/** Why a peril was not evaluated: no reading in its window at all, or too few days for a sum or mean
- *  (below the trigger's `min_coverage`). Neither is ever read as "not breached". */
-export const SkipReason = z.enum(['no_data', 'incomplete_data']).openapi('SkipReason');
+/** Why a peril was not evaluated: no phase of its cover has begun yet (`window_not_open`), no reading in
+ *  its window at all, or too few days for a sum or mean (below the phase's `min_coverage`). None is ever
+ *  read as "not breached". */
+export const SkipReason = z.enum(['no_data', 'incomplete_data', 'window_not_open']).openapi('SkipReason');
 export type SkipReason = z.infer<typeof SkipReason>;
 
 export const SkipReasons = z.partialRecord(Peril, SkipReason).openapi('SkipReasons');

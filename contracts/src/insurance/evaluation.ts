@@ -4,6 +4,7 @@ import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReasons } from './data-coverage';
 import { PageNumber, PageSize } from './pagination';
 import { PayoutStatus, Peril, PolicyStatus, TriggerIndex } from './peril';
+import { PhaseEvaluation } from './phases';
 
 export const EvaluateRequest = z.strictObject({ as_of: CalendarDate.optional() }).openapi('EvaluateRequest');
 export type EvaluateRequest = z.infer<typeof EvaluateRequest>;
@@ -18,6 +19,9 @@ export const TriggerEventResponse = z
     severity: z.number(),
     /** Absent on evaluations recorded before coverage was. */
     coverage: DataCoverage.optional(),
+    /** Each phase of a cover of several phases (the figures above are its governing phase's); absent for
+     *  a single phase. */
+    phases: z.array(PhaseEvaluation).optional(),
   })
   .openapi('TriggerEventResponse');
 export type TriggerEventResponse = z.infer<typeof TriggerEventResponse>;
@@ -84,6 +88,8 @@ export const TriggerEvaluationHistoryItem = z
     /** Present only when this evaluation found the peril due less than it was already paid (a corrected
      *  reading): nothing is taken back, this records it. */
     overpayment: PayoutOverpayment.optional(),
+    /** Each phase of a cover of several phases; absent for a single phase. */
+    phases: z.array(PhaseEvaluation).optional(),
   })
   .openapi('TriggerEvaluationHistoryItem');
 export type TriggerEvaluationHistoryItem = z.infer<typeof TriggerEvaluationHistoryItem>;

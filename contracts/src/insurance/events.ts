@@ -3,7 +3,10 @@ import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReasons } from './data-coverage';
 import { Comparison, Peril, PolicyEnvironment, PricingMethod, TriggerIndex } from './peril';
+import { PhaseEvaluated } from './phases';
+import { PolicyProduct } from './products';
 import { PolicyDataSources, ReadingsProvenance } from './provenance';
+import { TermSheet } from './term-sheet';
 import { TriggerTerms } from './trigger-terms';
 
 // Event payloads of the insurance area as stored in the log and published downstream. Money is in
@@ -43,6 +46,8 @@ export const PolicyIssued = z
     rate: z.number(),
     pricing: z.array(PerilPremium),
     perils: z.array(Peril),
+    /** The `default` product's covers as trigger terms, as every policy before products froze them; empty
+     *  for any other product, whose covers are only in `term_sheet`. */
     triggers: z.array(TriggerTerms),
     term_start: CalendarDate,
     term_end: CalendarDate,
@@ -50,14 +55,25 @@ export const PolicyIssued = z
     /** The data each peril reads, resolved and frozen at issue. Absent on policies issued before sources:
      *  those read their own organization's field readings (the upcast in the policy's evolve). */
     data_sources: PolicyDataSources.optional(),
+    /** The product version the policy was issued on (schema version 2). Absent on policies issued before
+     *  products: those read as `default` version 0, a sheet built from their own `triggers`. */
+    product: PolicyProduct.optional(),
+    /** The whole sheet of that version, frozen: the policy pays on it whatever later versions say (schema
+     *  version 2; absent before products, as `product`). */
+    term_sheet: TermSheet.optional(),
     issued_at: DateTime,
     platform_version: z.string(),
   })
   .openapi('PolicyIssued');
+
+/** The schema version `PolicyIssued` is written at: 2 since it carries `product` and `term_sheet`. */
+export const POLICY_ISSUED_SCHEMA_VERSION = 2;
 export type PolicyIssued = z.infer<typeof PolicyIssued>;
 
 /** One peril of one non-backtest evaluation; holds everything the history shows, so it replays
- *  without the readings table. */
+ *  without the readings table. A cover of several phases shows its governing phase (the one worth the
+ *  most, else the latest evaluated) in `observed_value`, `threshold`, `comparison` and `coverage`, and
+ *  every phase in `phases`. */
 export const TriggerEvaluated = z
   .object({
     policy_id: z.string(),
@@ -81,6 +97,8 @@ export const TriggerEvaluated = z
     /** What the peril's breach is worth as of this evaluation (0 when not breached): the exact severity
      *  × sum insured, rounded once. Absent on evaluations recorded before it was. */
     amount_due_minor: MinorUnits.optional(),
+    /** Each phase of a cover of several phases; absent for a single phase (and before phases were). */
+    phases: z.array(PhaseEvaluated).optional(),
     evaluated_at: DateTime,
   })
   .openapi('TriggerEvaluated');
@@ -123,6 +141,9 @@ export const TriggerBreached = z
      *  Absent on breaches recorded before it was: those were worth round(severity × sum insured). */
     amount_due_minor: MinorUnits.optional(),
     as_of: CalendarDate,
+    /** The governing phase, whose figures these are, of a cover of several phases; absent for a single
+     *  phase. */
+    phase: z.string().optional(),
     payout: z.object({ payout_id: z.string(), amount_minor: MinorUnits, currency: z.string() }).nullable(),
     breached_at: DateTime,
   })

@@ -13,6 +13,12 @@ export const READING_BOUNDS: Readonly<Record<ReadingIndex, { readonly min: numbe
   rainfall_mm: { min: 0, max: 1000 },
   ndvi: { min: -1, max: 1 },
   wind_speed_ms: { min: 0, max: 120 },
+  tmin_c: { min: -60, max: 60 },
+  tmax_c: { min: -60, max: 60 },
+  relative_humidity_pct: { min: 0, max: 100 },
+  water_balance_mm: { min: -1000, max: 1000 },
+  area_yield_t_ha: { min: 0, max: 100 },
+  loss_factor: { min: 0, max: 1 },
 };
 
 export const MAX_READINGS_PER_REQUEST = 10_000;

@@ -1,7 +1,7 @@
 import { DateTime, TrimmedText } from '../common';
 import { z } from '../zod';
 import { PageNumber, PageSize } from './pagination';
-import { ReadingIndex } from './peril';
+import { Peril, ReadingIndex } from './peril';
 
 // SPEC §7 "Index data": a source is registered data of one index, owned by the organization that
 // registered it. Only that organization's data providers (or an admin) write its readings.
@@ -151,12 +151,12 @@ export const IndexSourceId = z.string().uuid().openapi({ description: 'a registe
 /** The source a quote or issue names per peril; a peril left out takes the deployment's default for its
  *  index, else the policy organization's own field readings. */
 export const DataSourceChoice = z
-  .strictObject({
-    drought: IndexSourceId.optional(),
-    flood: IndexSourceId.optional(),
-    vegetation_stress: IndexSourceId.optional(),
-    storm: IndexSourceId.optional(),
-  })
+  .strictObject(
+    Object.fromEntries(Peril.options.map((peril) => [peril, IndexSourceId.optional()])) as Record<
+      Peril,
+      z.ZodOptional<typeof IndexSourceId>
+    >,
+  )
   .openapi('DataSourceChoice');
 export type DataSourceChoice = z.infer<typeof DataSourceChoice>;
 

@@ -8,6 +8,20 @@ export const decimalPlaces = (value: number): number => {
   return Math.max(0, fraction.length - Number(exponent));
 };
 
+// Below this, doubles near value × 10^places lie closer together than 1, so the nearest integer is exact.
+const FINE_SPACING_LIMIT = 2 ** 52;
+
+/** Whether a JSON number has at most `places` decimals, as `decimalPlaces` counts them. The usual answer
+ *  without the string: when the nearest integer to value × 10^places divides back to exactly value, a
+ *  decimal of `places` places reads as this double, so its shortest form has no more (a term sheet holds
+ *  a hundred figures, checked on every read of an event that freezes one). */
+export const hasAtMostDecimals = (value: number, places: number): boolean => {
+  const scale = 10 ** places;
+  const scaled = Math.round(value * scale);
+  if (Math.abs(scaled) < FINE_SPACING_LIMIT && scaled / scale === value) return true;
+  return decimalPlaces(value) <= places;
+};
+
 /** The largest sum insured in major units: times 10^4 (the widest minor unit, CLF) it stays an exact integer. */
 export const MAX_SUM_INSURED = 10_000_000_000;
 

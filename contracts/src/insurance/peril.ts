@@ -1,16 +1,48 @@
 import { z } from '../zod';
 
-// Enumerations of the insurance area: the seed's peril and status values, and SPEC §7's trigger table.
-export const Peril = z.enum(['drought', 'flood', 'vegetation_stress', 'storm']).openapi('Peril');
+// Enumerations of the insurance area: the seed's peril and status values, extended by the perils and
+// readings of term sheets (TERM-SHEETS.md §1.2); the seed's four come first and stay as they are.
+export const Peril = z
+  .enum([
+    'drought',
+    'flood',
+    'vegetation_stress',
+    'storm',
+    'excess_rainfall',
+    'unseasonal_rain',
+    'dry_spell',
+    'cold',
+    'frost',
+    'heat',
+    'humidity',
+    'yield_shortfall',
+  ])
+  .openapi('Peril');
 export type Peril = z.infer<typeof Peril>;
 
+/** The name a term sheet gives a cover's index (`cumulative_rainfall_mm`, `rain_days_gt_10mm`): any
+ *  snake_case name, shown as `events[].index` and `trigger_index`. */
 export const TriggerIndex = z
-  .enum(['cumulative_rainfall_mm', 'max_5day_rainfall_mm', 'mean_ndvi_30d', 'max_wind_speed_ms'])
-  .openapi('TriggerIndex');
+  .string()
+  .max(64)
+  .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, { message: 'must be a snake_case name' })
+  .openapi('TriggerIndex', { example: 'cumulative_rainfall_mm' });
 export type TriggerIndex = z.infer<typeof TriggerIndex>;
 
-/** The reading a data provider pushes; triggers aggregate these. */
-export const ReadingIndex = z.enum(['rainfall_mm', 'ndvi', 'wind_speed_ms']).openapi('ReadingIndex');
+/** The reading a data provider pushes; covers aggregate these. */
+export const ReadingIndex = z
+  .enum([
+    'rainfall_mm',
+    'ndvi',
+    'wind_speed_ms',
+    'tmin_c',
+    'tmax_c',
+    'relative_humidity_pct',
+    'water_balance_mm',
+    'area_yield_t_ha',
+    'loss_factor',
+  ])
+  .openapi('ReadingIndex');
 export type ReadingIndex = z.infer<typeof ReadingIndex>;
 
 export const Comparison = z.enum(['lte', 'gte']).openapi('Comparison');

@@ -8,6 +8,7 @@ import { DataSourceChoice, PerilDataSource } from './index-sources';
 import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
+import { PolicyProduct } from './products';
 import { FarmReference, refineSumInsuredDecimals } from './quote';
 
 export const PolicyIssueRequest = z
@@ -61,6 +62,9 @@ export const Policy = z
     currency: z.string(),
     premium: z.number(),
     perils: z.array(Peril),
+    /** The product version the policy was issued on; `default` version 0 for a policy issued before
+     *  products. */
+    product: PolicyProduct,
     triggers: z.array(TriggerStatus),
     status: PolicyStatus,
     issued_at: DateTime,

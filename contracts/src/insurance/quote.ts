@@ -5,6 +5,7 @@ import { CalendarDate } from './calendar-date';
 import { DataSourceChoice } from './index-sources';
 import { amountFitsCurrency, SumInsured } from './money-amount';
 import { Peril, PerilList, PricingMethod } from './peril';
+import { PolicyProduct } from './products';
 import { PolicyDataSources } from './provenance';
 
 /** A farm's id as a client names it; blank or padded text names no farm, so it is refused, not looked up. */
@@ -79,6 +80,8 @@ export const Quote = z
     term_end: CalendarDate,
     /** The data each peril would read: what the burning cost priced on and issue would freeze. */
     data_sources: PolicyDataSources,
+    /** The product version priced, for issue to name and price identically. */
+    product: PolicyProduct,
     platform_version: z.string(),
   })
   .openapi('Quote');

@@ -22,6 +22,9 @@ export const TriggerBreachedDelivery = z
       threshold: z.number(),
       severity: z.number(),
       as_of: CalendarDate,
+      /** The governing phase of a cover of several phases (its figures are the ones above); absent for a
+       *  single phase. */
+      phase: z.string().optional(),
       evaluation_id: z.string(),
       /** null when the breach pays nothing more than was already paid. */
       payout: z

@@ -1,6 +1,6 @@
 import { DEFAULT_STATION_RADIUS_KM, FIELD_ID_PATTERN, type Station } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
-import { scaleExact, scaleRounded } from '../insurance/decimal';
+import { scaleExact, scaleRounded } from '../insurance/money/decimal';
 import type { RegisteredIndexSource } from './index-source';
 
 // Where a field reads its index in a source, and where a posted reading is stored. A location is text

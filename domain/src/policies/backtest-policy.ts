@@ -1,15 +1,16 @@
 import type { EvaluationResult } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
-import { utcDate } from '../insurance/calendar-date';
-import { type CoverTerm, termYearsBack } from '../insurance/cover-term';
-import { toMajorUnits } from '../insurance/money';
-import { amountDueMinor, payoutFor } from '../insurance/payout';
-import type { ReadingHistory } from '../insurance/reading-history';
-import { seasonTriggerTerms } from '../insurance/season-terms';
-import { severityFraction } from '../insurance/severity';
-import { evaluateTrigger } from '../insurance/trigger-evaluation';
-import { coverageOnTheWire, policyTerm } from './peril-assessment';
+import { utcDate } from '../insurance/calendar/calendar-date';
+import { type CoverTerm, termYearsBack } from '../insurance/calendar/cover-term';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { toMajorUnits } from '../insurance/money/minor-units';
+import { payoutFor } from '../insurance/money/payout';
+import { severityFraction } from '../insurance/money/severity';
+import { minorUnitsOfShare, sheetLimitMinor, sheetRounding } from '../insurance/term-sheet/sheet-money';
+import { coverFigures, phasesEvaluated, phasesForClients } from './cover-figures';
+import { assessPerils, policyTerm } from './peril-assessment';
+import { assessEachTime } from './peril-assessor';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
@@ -30,8 +31,10 @@ export interface BacktestPolicy {
   readonly now: Date;
 }
 
-/** What the policy's triggers show as of a past date: computed, never stored, never paid. The payout is
- *  what a fresh cover would have paid as of that date (nothing paid before it, capped at the sum insured). */
+/** What the policy's covers show as of a past date: computed, never stored, never paid. The payout is
+ *  what a fresh cover would have paid as of that date (nothing paid before it, within the sheet's limit).
+ *  A season shifted back by whole years is judged on its own days: its windows, sowing and levels per
+ *  window day are resolved for it (a drought total over 365 days, not the 366 of a leap term). */
 export const backtestPolicy = (command: BacktestPolicy, state: Policy): EvaluationResult => {
   const policy = visibleIssuedPolicy(state, command.actor);
   const today = utcDate(command.now);
@@ -39,25 +42,22 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
     throw new DomainError('rejected', 'not_a_backtest', `a backtest is as of a date before today (${today})`);
   }
   const { issued } = policy;
-  const season = backtestTerm(policy, command.asOf);
-  // A season shifted back by whole years is judged on its own days: a drought total over 365 days, not
-  // the 366 of a leap term.
-  const assessed = policy.perils.map((peril) => {
-    const terms = seasonTriggerTerms(peril.terms, policyTerm(policy), season);
-    const cover = { ...peril, terms };
-    return { cover, outcome: evaluateTrigger(terms, command.readings[terms.peril] ?? [], command.asOf, season) };
-  });
-  const evaluated = assessed.flatMap(({ cover, outcome }) =>
-    outcome.observedValue === null ? [] : [{ cover, outcome, observedValue: outcome.observedValue }],
+  const money = { sumInsuredMinor: issued.sum_insured_minor, rounding: sheetRounding(policy.sheet) };
+  const limitMinor = sheetLimitMinor(policy.sheet, issued.sum_insured_minor);
+  const assessed = assessPerils(policy, command.readings, command.asOf, backtestTerm(policy, command.asOf)).map(
+    ({ cover, outcome }) => ({ cover, outcome, figures: coverFigures(outcome, command.asOf) }),
   );
-  const skipped = assessed.flatMap(({ cover, outcome }) =>
-    outcome.skipReason === null ? [] : [{ peril: cover.terms.peril, reason: outcome.skipReason }],
+  const evaluated = assessed.flatMap(({ cover, outcome, figures }) =>
+    figures === undefined ? [] : [{ cover, outcome, figures }],
+  );
+  const skipped = assessed.flatMap(({ cover, outcome, figures }) =>
+    figures === undefined ? [{ peril: cover.terms.peril, reason: outcome.skipReason ?? 'no_data' }] : [],
   );
   let paidMinor = 0;
   for (const { outcome } of evaluated) {
     paidMinor += payoutFor(
-      amountDueMinor(outcome.severity, issued.sum_insured_minor),
-      issued.sum_insured_minor,
+      minorUnitsOfShare(outcome.share, money.sumInsuredMinor, money.rounding),
+      limitMinor,
       0,
       paidMinor,
     );
@@ -65,15 +65,22 @@ export const backtestPolicy = (command: BacktestPolicy, state: Policy): Evaluati
   return {
     policy_id: issued.policy_id,
     as_of: command.asOf,
-    events: evaluated.map(({ cover, outcome, observedValue }) => ({
-      peril: cover.terms.peril,
-      index: cover.terms.trigger_index,
-      observed_value: observedValue,
-      threshold: cover.terms.threshold,
-      breached: outcome.breached,
-      severity: severityFraction(outcome.severityPpm),
-      coverage: coverageOnTheWire(outcome.coverage),
-    })),
+    events: evaluated.map(({ cover, outcome, figures }) => {
+      const phases = phasesForClients(
+        phasesEvaluated(outcome, money, command.readings[cover.terms.peril] ?? [], assessEachTime),
+        issued.currency,
+      );
+      return {
+        peril: cover.terms.peril,
+        index: cover.terms.index,
+        observed_value: figures.observedValue,
+        threshold: figures.threshold,
+        breached: outcome.breached,
+        severity: severityFraction(outcome.severityPpm),
+        coverage: figures.coverage,
+        ...(phases === undefined ? {} : { phases }),
+      };
+    }),
     total_payout: toMajorUnits(paidMinor, issued.currency),
     currency: issued.currency,
     is_backtest: true,

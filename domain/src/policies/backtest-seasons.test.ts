@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
-import { ownFieldDataSources } from '../insurance/peril-data';
+import { addDays } from '../insurance/calendar/calendar-date';
+import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import { insuredFarm, insurer } from '../testing/insured-farm';
 import { reading } from '../testing/readings';
 import { backtestPolicy } from './backtest-policy';

@@ -1,6 +1,6 @@
 import type { PolicyEvent } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
-import { addDays, utcDate } from '../insurance/calendar-date';
+import { addDays, utcDate } from '../insurance/calendar/calendar-date';
 import type { IssuedPolicy, Policy } from './policy';
 
 /** The day a policy closes, from its first moment (UTC): term end plus the settlement period. Until

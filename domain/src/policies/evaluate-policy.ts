@@ -1,13 +1,15 @@
 import type { Peril, PolicyDataSources, PolicyEvent, SkipReasons } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
-import { earlierDate, utcDate } from '../insurance/calendar-date';
-import { amountDueMinor, payoutFor } from '../insurance/payout';
-import type { ReadingHistory } from '../insurance/reading-history';
-import { severityFraction } from '../insurance/severity';
+import { earlierDate, utcDate } from '../insurance/calendar/calendar-date';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { payoutFor } from '../insurance/money/payout';
+import { severityFraction } from '../insurance/money/severity';
+import { minorUnitsOfShare, sheetLimitMinor, sheetRounding } from '../insurance/term-sheet/sheet-money';
 import { refuseClosedPolicy } from './close-policy';
+import { coverFigures, phasesEvaluated } from './cover-figures';
 import { payoutIdFor } from './payout-id';
-import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
+import { assessPerils, policyTerm, provenanceAggregate } from './peril-assessment';
 import { assessEachTime, type PerilAssessor } from './peril-assessor';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
@@ -35,55 +37,64 @@ export const refuseUnevaluablePolicy = (policy: IssuedPolicy, now: Date): void =
   refuseClosedPolicy(policy, now);
 };
 
-/** A live evaluation as of today (clipped to term end): records every peril whose data was enough to
- *  evaluate, with its coverage and what it is now due, and why each other peril was skipped; pays each
- *  new or deeper breach the difference to what that peril was already paid, and records an overpayment
- *  when a corrected reading left a peril due less than it was paid. */
+/** A live evaluation as of today (clipped to term end): records every cover with a phase its data was
+ *  enough to evaluate, with its coverage and what it is now due, and why each other cover was skipped;
+ *  pays each new or deeper breach the difference to what that cover was already paid (within what is left
+ *  of the sheet's limit), and records an overpayment when a corrected reading left a cover due less than
+ *  it was paid. */
 export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEvent[] => {
   const policy = visibleIssuedPolicy(state, command.actor);
   refuseUnevaluablePolicy(policy, command.now);
   const { issued } = policy;
   const asOf = earlierDate(utcDate(command.now), issued.term_end);
   const evaluatedAt = command.now.toISOString();
+  const money = { sumInsuredMinor: issued.sum_insured_minor, rounding: sheetRounding(policy.sheet) };
+  const limitMinor = sheetLimitMinor(policy.sheet, issued.sum_insured_minor);
   const events: PolicyEvent[] = [];
   const skipped: Peril[] = [];
   const reasons: SkipReasons = {};
   let paidMinor = policy.paidMinor;
   const assessor = command.assessor ?? assessEachTime;
   for (const { cover, outcome } of assessPerils(policy, command.readings, asOf, policyTerm(policy), assessor)) {
-    const { peril, trigger_index, comparison } = cover.terms;
-    if (outcome.observedValue === null) {
+    const { peril, index } = cover.terms;
+    const figures = coverFigures(outcome, asOf);
+    if (figures === undefined || outcome.readings === undefined) {
       skipped.push(peril);
-      reasons[peril] = outcome.skipReason;
+      reasons[peril] = outcome.skipReason ?? 'no_data';
       continue;
     }
+    const readings = command.readings[peril] ?? [];
     const severity = severityFraction(outcome.severityPpm);
-    const dueMinor = amountDueMinor(outcome.severity, issued.sum_insured_minor);
+    const dueMinor = minorUnitsOfShare(outcome.share, money.sumInsuredMinor, money.rounding);
+    const phases = phasesEvaluated(outcome, money, readings, assessor);
     events.push({
       type: 'TriggerEvaluated',
       data: {
         policy_id: issued.policy_id,
         evaluation_id: command.evaluationId,
         peril,
-        trigger_index,
+        trigger_index: index,
         as_of: asOf,
-        window_start: outcome.windowStart,
-        window_end: outcome.windowEnd,
-        observed_value: outcome.observedValue,
-        readings_used: outcome.readingsUsed,
-        coverage: coverageOnTheWire(outcome.coverage),
-        provenance: assessor.provenance(
-          cover.data,
-          cover.terms.aggregation,
-          command.readings[peril] ?? [],
-          outcome.windowStart,
-          outcome.windowEnd,
-        ),
-        threshold: cover.terms.threshold,
-        comparison,
+        window_start: figures.windowStart,
+        window_end: figures.windowEnd,
+        observed_value: figures.observedValue,
+        readings_used: figures.readingsUsed,
+        coverage: figures.coverage,
+        provenance: {
+          ...cover.data,
+          ...assessor.readingsUsed(
+            provenanceAggregate(policy, cover),
+            readings,
+            outcome.readings.from,
+            outcome.readings.to,
+          ),
+        },
+        threshold: figures.threshold,
+        comparison: figures.comparison,
         breached: outcome.breached,
         severity,
         amount_due_minor: dueMinor,
+        ...(phases === undefined ? {} : { phases }),
         evaluated_at: evaluatedAt,
       },
     });
@@ -105,7 +116,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
     // Deeper is measured in money: above the deepest breach so far, which is at least what was paid.
     const newOrDeeper = outcome.breached && (!cover.breached || dueMinor > cover.deepestDueMinor);
     if (!newOrDeeper) continue;
-    const amountMinor = payoutFor(dueMinor, issued.sum_insured_minor, cover.paidMinor, paidMinor);
+    const amountMinor = payoutFor(dueMinor, limitMinor, cover.paidMinor, paidMinor);
     const payoutId = payoutIdFor(command.evaluationId, peril);
     events.push({
       type: 'TriggerBreached',
@@ -116,12 +127,13 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         farm_id: issued.farm_id,
         field_id: issued.field_id,
         peril,
-        trigger_index,
-        observed_value: outcome.observedValue,
-        threshold: cover.terms.threshold,
+        trigger_index: index,
+        observed_value: figures.observedValue,
+        threshold: figures.threshold,
         severity,
         amount_due_minor: dueMinor,
         as_of: asOf,
+        ...(phases === undefined ? {} : { phase: figures.phase }),
         payout: amountMinor > 0 ? { payout_id: payoutId, amount_minor: amountMinor, currency: issued.currency } : null,
         breached_at: evaluatedAt,
       },

@@ -1,5 +1,6 @@
 import type { EvaluationResult, PolicyEvent } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
+import { phasesForClients } from './cover-figures';
 import type { IssuedPolicy } from './policy';
 
 /** The events one evaluation recorded, found by its id among a policy's events. */
@@ -20,15 +21,19 @@ export const evaluationResult = (policy: IssuedPolicy, events: readonly PolicyEv
   return {
     policy_id: issued.policy_id,
     as_of: asOf,
-    events: evaluated.map((trigger) => ({
-      peril: trigger.peril,
-      index: trigger.trigger_index,
-      observed_value: trigger.observed_value,
-      threshold: trigger.threshold,
-      breached: trigger.breached,
-      severity: trigger.severity,
-      coverage: trigger.coverage,
-    })),
+    events: evaluated.map((trigger) => {
+      const phases = phasesForClients(trigger.phases, issued.currency);
+      return {
+        peril: trigger.peril,
+        index: trigger.trigger_index,
+        observed_value: trigger.observed_value,
+        threshold: trigger.threshold,
+        breached: trigger.breached,
+        severity: trigger.severity,
+        coverage: trigger.coverage,
+        ...(phases === undefined ? {} : { phases }),
+      };
+    }),
     total_payout: toMajorUnits(
       payouts.reduce((sum, amount) => sum + amount, 0),
       issued.currency,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadingHistory } from '../insurance/reading-history';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { reading } from '../testing/readings';

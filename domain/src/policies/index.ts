@@ -1,5 +1,6 @@
 export * from './backtest-policy';
 export * from './close-policy';
+export * from './cover-figures';
 export * from './evaluate-policy';
 export * from './evaluation-kind';
 export * from './evaluation-result';

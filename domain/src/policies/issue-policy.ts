@@ -2,12 +2,12 @@ import type { PolicyDataSources, PolicyEnvironment, PolicyEvent, PolicyIssueRequ
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import type { Farm } from '../farms/farm';
-import { utcDate } from '../insurance/calendar-date';
-import { priceCover } from '../insurance/cover';
-import { dataOfPeril } from '../insurance/peril-data';
-import { displayedRate } from '../insurance/premium-rate';
-import { PRODUCT_CATALOG, type ProductCatalog } from '../insurance/product-catalog';
-import type { ReadingHistory } from '../insurance/reading-history';
+import { utcDate } from '../insurance/calendar/calendar-date';
+import { dataOfPeril } from '../insurance/index-data/peril-data';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { displayedDecimal } from '../insurance/money/rational';
+import type { ProductTerms } from '../insurance/term-sheet/product';
+import { priceCover } from '../insurance/underwriting/priced-cover';
 import { PLATFORM_VERSION } from '../platform-version';
 import type { Policy } from './policy';
 
@@ -27,13 +27,13 @@ export interface IssuePolicy {
   readonly history: ReadingHistory;
   readonly settlementPeriodDays: number;
   readonly now: Date;
+  /** The product version issued on; `default` when absent. */
+  readonly product?: ProductTerms;
 }
 
-export const issuePolicy = (
-  command: IssuePolicy,
-  state: Policy,
-  catalog: ProductCatalog = PRODUCT_CATALOG,
-): PolicyEvent[] => {
+/** Issues the cover at the price its quote shows, freezing the product version and its whole sheet: the
+ *  policy pays on them whatever later versions say. */
+export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] => {
   const organizationId = command.actor.organizationId;
   if (organizationId === null) {
     throw new DomainError('forbidden', 'organization_required', 'issuing a policy needs an organization (org_id)');
@@ -52,7 +52,7 @@ export const issuePolicy = (
       today: utcDate(command.now),
       history: command.history,
     },
-    catalog,
+    command.product,
   );
   const field = cover.farm.fields.find((candidate) => candidate.fieldId === request.field_id);
   return [
@@ -72,14 +72,14 @@ export const issuePolicy = (
         currency: cover.currency,
         sum_insured_minor: cover.sumInsuredMinor,
         premium_minor: cover.pricing.premiumMinor,
-        rate: displayedRate(cover.pricing.rate),
+        rate: displayedDecimal(cover.pricing.rate),
         pricing: cover.pricing.perils.map((price) => ({
           peril: price.peril,
-          rate: displayedRate(price.rate),
+          rate: displayedDecimal(price.rate),
           premium_minor: price.premiumMinor,
           method: price.method,
           seasons_used: price.seasonsUsed,
-          credibility: displayedRate(price.credibility),
+          credibility: displayedDecimal(price.credibility),
         })),
         perils: [...request.perils],
         triggers: [...cover.triggers],
@@ -89,6 +89,8 @@ export const issuePolicy = (
         data_sources: Object.fromEntries(
           request.perils.map((peril) => [peril, dataOfPeril(command.dataSources, peril)]),
         ),
+        product: cover.product.ref,
+        term_sheet: cover.product.sheet,
         issued_at: command.now.toISOString(),
         platform_version: PLATFORM_VERSION,
       },

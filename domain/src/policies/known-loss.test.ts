@@ -1,8 +1,8 @@
 import type { PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { ownFieldDataSources } from '../insurance/peril-data';
-import { quoteCover } from '../insurance/quote';
-import type { ReadingHistory } from '../insurance/reading-history';
+import { ownFieldDataSources } from '../insurance/index-data/peril-data';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { quoteCover } from '../insurance/underwriting/quote';
 import { deciderSpec } from '../testing/decider-spec';
 import { insuredFarm, insurer } from '../testing/insured-farm';
 import { dailyReadings, reading } from '../testing/readings';

@@ -1,4 +1,4 @@
-import { addDays, laterDate, utcDate } from '../insurance/calendar-date';
+import { addDays, laterDate, utcDate } from '../insurance/calendar/calendar-date';
 import { closingDate } from './close-policy';
 import type { IssuedPolicy } from './policy';
 

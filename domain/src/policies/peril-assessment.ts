@@ -1,16 +1,21 @@
 import type { DataCoverage } from '@cropcover/contracts';
-import type { CoverTerm } from '../insurance/cover-term';
-import type { ReadingHistory } from '../insurance/reading-history';
-import type { Coverage, TriggerOutcome } from '../insurance/trigger-evaluation';
+import type { CoverTerm } from '../insurance/calendar/cover-term';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import type { CoverOutcome } from '../insurance/term-sheet/evaluate-cover';
+import type { Coverage } from '../insurance/term-sheet/index-pipeline';
 import { assessEachTime, type PerilAssessor } from './peril-assessor';
 import type { IssuedPolicy, PerilCover } from './policy';
 
 export interface PerilAssessment {
   readonly cover: PerilCover;
-  readonly outcome: TriggerOutcome;
+  readonly outcome: CoverOutcome;
 }
 
-/** Every peril's trigger on `term` as of `asOf`, in the policy's peril order. */
+/** What names the reader of a cover's readings in its provenance: `<product>@<version>#<peril>`. */
+export const provenanceAggregate = (policy: IssuedPolicy, cover: PerilCover): string =>
+  `${policy.product.product_id}@${policy.product.version}#${cover.terms.peril}`;
+
+/** Every cover of the policy on `term` as of `asOf`, in the policy's peril order. */
 export const assessPerils = (
   policy: IssuedPolicy,
   readings: ReadingHistory,
@@ -20,7 +25,12 @@ export const assessPerils = (
 ): PerilAssessment[] =>
   policy.perils.map((cover) => ({
     cover,
-    outcome: assessor.outcome(cover.terms, readings[cover.terms.peril] ?? [], asOf, term),
+    outcome: assessor.outcome(
+      { key: `${policy.product.digest}#${cover.terms.peril}`, cover: cover.terms, amounts: policy.sheet.amounts },
+      readings[cover.terms.peril] ?? [],
+      asOf,
+      term,
+    ),
   }));
 
 export const policyTerm = (policy: IssuedPolicy): CoverTerm => ({

@@ -1,7 +1,7 @@
 import type { Peril } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
+import { addDays } from '../insurance/calendar/calendar-date';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { dailyReadings, readingsByPeril } from '../testing/readings';

@@ -1,34 +1,41 @@
-import type { PerilDataSource, ReadingsProvenance, TriggerAggregation, TriggerTerms } from '@cropcover/contracts';
-import type { CoverTerm } from '../insurance/cover-term';
-import { provenanceOf, type ReadingsUsed, readingsUsedOf } from '../insurance/readings-provenance';
-import { evaluateTrigger, type IndexObservation, type TriggerOutcome } from '../insurance/trigger-evaluation';
+import type { Cover, SheetAmounts } from '@cropcover/contracts';
+import type { CoverTerm } from '../insurance/calendar/cover-term';
+import { dayValuesIn } from '../insurance/index-data/day-values';
+import type { DayValue, IndexObservation } from '../insurance/index-data/index-observation';
+import { type ReadingsUsed, readingsUsedOf } from '../insurance/index-data/readings-provenance';
+import { type CoverOutcome, evaluateCover } from '../insurance/term-sheet/evaluate-cover';
 
-/** What deciding an evaluation works out of each peril's readings: the trigger's outcome and what the
- *  aggregate read. Both depend only on the terms, the readings, the day and the term. */
+/** A cover to evaluate, and the key that names it: its product version's digest and its peril, which say
+ *  everything about it. */
+export interface AssessedCover {
+  readonly key: string;
+  readonly cover: Cover;
+  readonly amounts: SheetAmounts;
+}
+
+/** What deciding an evaluation works out of each cover's readings: the cover's outcome and what a range
+ *  of the readings holds. Both depend only on the cover, the readings, the day and the term. */
 export interface PerilAssessor {
-  outcome(terms: TriggerTerms, readings: readonly IndexObservation[], asOf: string, term: CoverTerm): TriggerOutcome;
-  provenance(
-    data: PerilDataSource,
-    aggregation: TriggerAggregation,
-    readings: readonly IndexObservation[],
-    windowStart: string,
-    windowEnd: string,
-  ): ReadingsProvenance;
+  outcome(assessed: AssessedCover, readings: readonly IndexObservation[], asOf: string, term: CoverTerm): CoverOutcome;
+  readingsUsed(aggregate: string, readings: readonly IndexObservation[], from: string, to: string): ReadingsUsed;
 }
 
 /** Works everything out for each evaluation: what a single request does. */
 export const assessEachTime: PerilAssessor = {
-  outcome: evaluateTrigger,
-  provenance: provenanceOf,
+  outcome: ({ cover, amounts }, readings, asOf, term) =>
+    evaluateCover({ cover, amounts, term, readings: dayValuesIn(readings, term.start, term.end) }, asOf),
+  readingsUsed: readingsUsedOf,
 };
 
-/** Works each outcome out once per list of readings, terms, day and term, and hands the same answer to
+/** Works each outcome out once per list of readings, cover, day and term, and hands the same answer to
  *  every later policy that asks: a monitor pass gives thousands of policies on one grid cell the same
- *  list (`sharedReadingHistory`), and policies sold from one product share their terms. The answers are
- *  kept by the list itself (a list of readings is never changed once read), so they go when it does. */
+ *  list (`sharedReadingHistory`), and policies sold from one product share their covers. The outcome is
+ *  independent of the sum insured, so every policy of the cell takes its own money from the same one.
+ *  The answers are kept by the list itself (a list of readings is never changed once read), so they go
+ *  when it does. */
 export const sharedPerilAssessor = (): PerilAssessor => {
-  const byReadings = new WeakMap<readonly IndexObservation[], Map<string, TriggerOutcome | ReadingsUsed>>();
-  const remembered = <Answer extends TriggerOutcome | ReadingsUsed>(
+  const byReadings = new WeakMap<readonly IndexObservation[], Map<string, CoverOutcome | ReadingsUsed | DayValue[]>>();
+  const remembered = <Answer extends CoverOutcome | ReadingsUsed | DayValue[]>(
     readings: readonly IndexObservation[],
     key: string,
     workOut: () => Answer,
@@ -45,15 +52,21 @@ export const sharedPerilAssessor = (): PerilAssessor => {
     return answer;
   };
   return {
-    outcome: (terms, readings, asOf, term) =>
-      remembered(readings, JSON.stringify(['outcome', terms, asOf, term.start, term.end]), () =>
-        evaluateTrigger(terms, readings, asOf, term),
+    outcome: ({ key, cover, amounts }, readings, asOf, term) =>
+      remembered(readings, `outcome|${key}|${asOf}|${term.start}|${term.end}`, () =>
+        evaluateCover(
+          {
+            cover,
+            amounts,
+            term,
+            readings: remembered(readings, `days|${term.start}|${term.end}`, () =>
+              dayValuesIn(readings, term.start, term.end),
+            ),
+          },
+          asOf,
+        ),
       ),
-    provenance: (data, aggregation, readings, windowStart, windowEnd) => ({
-      ...data,
-      ...remembered(readings, JSON.stringify(['provenance', aggregation, windowStart, windowEnd]), () =>
-        readingsUsedOf(aggregation, readings, windowStart, windowEnd),
-      ),
-    }),
+    readingsUsed: (aggregate, readings, from, to) =>
+      remembered(readings, `used|${aggregate}|${from}|${to}`, () => readingsUsedOf(aggregate, readings, from, to)),
   };
 };

@@ -3,9 +3,9 @@ import type { PolicyEvent, PolicyIssued } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
 import { evolveFarm, initialFarm } from '../farms/farm';
 import { evolveIndexSource, initialIndexSource } from '../index-sources/index-source';
-import { ownFieldData } from '../insurance/peril-data';
-import { resolveDataSources } from '../insurance/policy-data-sources';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import { ownFieldData } from '../insurance/index-data/peril-data';
+import { resolveDataSources } from '../insurance/index-data/policy-data-sources';
 import { deciderSpec } from '../testing/decider-spec';
 import { gridSourceRegistered } from '../testing/index-sources';
 import { insuredFarmEvents, insurer } from '../testing/insured-farm';
@@ -121,7 +121,7 @@ describe('a policy whose drought reads a grid source', () => {
             coverage: { days_with_reading: 10, days_in_window: 10 },
             provenance: {
               ...gridCell,
-              aggregate: 'sum',
+              aggregate: 'default@1#drought',
               readings_from: '2026-04-01',
               readings_to: '2026-04-10',
               readings_used: 10,
@@ -148,7 +148,7 @@ describe('a policy whose drought reads a grid source', () => {
             breached: false,
             provenance: {
               ...ownRainfall,
-              aggregate: 'max_rolling_sum',
+              aggregate: 'default@1#flood',
               readings_from: '2026-04-01',
               readings_to: '2026-04-10',
               readings_used: 10,
@@ -241,7 +241,7 @@ describe('a policy issued before sources (PolicyIssued without data_sources)', (
             provenance: {
               ...ownRainfall,
               index: 'wind_speed_ms',
-              aggregate: 'max',
+              aggregate: 'default@1#storm',
               readings_from: '2026-04-01',
               readings_to: '2026-04-10',
               readings_used: 1,

@@ -3,7 +3,7 @@ import type { Peril, PolicyEvent } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain-error';
-import { addDays } from '../insurance/calendar-date';
+import { addDays } from '../insurance/calendar/calendar-date';
 import { insurer } from '../testing/insured-farm';
 import { policyIssuedEvents } from '../testing/issued-policy';
 import { dailyReadings, readingsByPeril } from '../testing/readings';
@@ -118,6 +118,6 @@ describe('policy snapshots', () => {
       .update(JSON.stringify(replay(events)))
       .digest('hex')
       .slice(0, 16);
-    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 1, fingerprint: '27038ce2062b5681' });
+    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 2, fingerprint: 'a254459472b2b65d' });
   });
 });

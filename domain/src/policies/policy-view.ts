@@ -1,13 +1,27 @@
-import type { PolicyListItem, Policy as PolicyResponse, TriggerStatus } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import type { Comparison, PolicyListItem, Policy as PolicyResponse, TriggerStatus } from '@cropcover/contracts';
+import { toMajorUnits } from '../insurance/money/minor-units';
+import { evaluateCover } from '../insurance/term-sheet/evaluate-cover';
 import { nextMonitoringDate } from './next-monitoring-date';
+import { policyTerm } from './peril-assessment';
 import type { IssuedPolicy, PerilCover } from './policy';
+import { firstThreshold } from './trigger-status';
 
 /** What the last evaluation knew of a peril's data; before any, nothing was read (as the live status of
  *  a window without readings says). */
 const triggerData = (cover: PerilCover): Pick<TriggerStatus, 'coverage' | 'skipped_reason'> => {
   if (cover.latestObservedValue === null) return { skipped_reason: cover.latestSkipReason ?? 'no_data' };
   return cover.latestCoverage === null ? {} : { coverage: cover.latestCoverage };
+};
+
+/** The threshold a cover shows: that of the phase its last evaluation showed, else its first phase's on
+ *  the policy's term. */
+const thresholdOf = (policy: IssuedPolicy, cover: PerilCover): { threshold: number; comparison: Comparison } => {
+  if (cover.latestThreshold !== null && cover.latestComparison !== null) {
+    return { threshold: cover.latestThreshold, comparison: cover.latestComparison };
+  }
+  const term = policyTerm(policy);
+  const outcome = evaluateCover({ cover: cover.terms, amounts: policy.sheet.amounts, term, readings: [] }, term.start);
+  return firstThreshold(outcome) ?? { threshold: 0, comparison: 'lte' };
 };
 
 /** The policy as the API shows it (issue, retrieve, lapse responses). */
@@ -29,16 +43,20 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
     currency: issued.currency,
     premium: toMajorUnits(issued.premium_minor, issued.currency),
     perils: [...issued.perils],
-    triggers: policy.perils.map((cover) => ({
-      peril: cover.terms.peril,
-      trigger_index: cover.terms.trigger_index,
-      current_index_reading: cover.latestObservedValue,
-      trigger_threshold: cover.terms.threshold,
-      comparison: cover.terms.comparison,
-      data_available: cover.latestObservedValue !== null || cover.latestSkipReason === 'incomplete_data',
-      ...triggerData(cover),
-      data_source: cover.data,
-    })),
+    product: policy.product,
+    triggers: policy.perils.map((cover) => {
+      const { threshold, comparison } = thresholdOf(policy, cover);
+      return {
+        peril: cover.terms.peril,
+        trigger_index: cover.terms.index,
+        current_index_reading: cover.latestObservedValue,
+        trigger_threshold: threshold,
+        comparison,
+        data_available: cover.latestObservedValue !== null || cover.latestSkipReason === 'incomplete_data',
+        ...triggerData(cover),
+        data_source: cover.data,
+      };
+    }),
     status: policy.status,
     issued_at: issued.issued_at,
     term_start: issued.term_start,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { PolicyEvent, type PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { ownFieldDataSources } from '../insurance/peril-data';
-import { triggerTermsFor } from '../insurance/product-catalog';
-import { quoteCover } from '../insurance/quote';
-import type { ReadingHistory } from '../insurance/reading-history';
+import { ownFieldDataSources } from '../insurance/index-data/peril-data';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { DEFAULT_PRODUCT, DEFAULT_SHEET, triggerTermsFor } from '../insurance/term-sheet/builtin';
+import { quoteCover } from '../insurance/underwriting/quote';
 import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
 import { reading } from '../testing/readings';
@@ -103,6 +103,8 @@ describe('issuing a policy', () => {
             ...policyIssued.data,
             premium_minor: 2_740,
             rate: 0.00274,
+            product: DEFAULT_PRODUCT.ref,
+            term_sheet: DEFAULT_SHEET,
             pricing: [
               {
                 peril: 'drought',
@@ -224,7 +226,7 @@ describe('evaluating a policy', () => {
         coverage: { days_with_reading: 1, days_in_window: 5 },
         provenance: {
           ...ownFieldData('wind_speed_ms'),
-          aggregate: 'max',
+          aggregate: 'default@0#storm',
           readings_from: '2026-04-01',
           readings_to: '2026-04-05',
           readings_used: 1,

@@ -1,23 +1,28 @@
 import type {
+  Comparison,
+  Cover,
   DataCoverage,
   Peril,
   PerilDataSource,
   PolicyEvent,
   PolicyIssued,
+  PolicyProduct,
   PolicyStatus,
   SkipReason,
+  TermSheet,
   TriggerEvaluated,
-  TriggerTerms,
 } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
-import { utcDate } from '../insurance/calendar-date';
-import { multiplyMinorUnits } from '../insurance/money';
-import { ownFieldData } from '../insurance/peril-data';
-import { FULL_SEVERITY_PPM, severityPpmOf } from '../insurance/severity';
+import { utcDate } from '../insurance/calendar/calendar-date';
+import { ownFieldData } from '../insurance/index-data/peril-data';
+import { severityPpmOf } from '../insurance/money/severity';
+import { productCover } from '../insurance/term-sheet/product';
+import { amountDueOfRecordedBreach, issuedProduct } from '../insurance/term-sheet/upcast';
 
-/** One peril of an issued policy: its frozen trigger and what it has breached and been paid so far. */
+/** One peril of an issued policy: its frozen cover and what it has breached and been paid so far. */
 export interface PerilCover {
-  readonly terms: TriggerTerms;
+  /** The sheet's cover of the peril, as frozen at issue. */
+  readonly terms: Cover;
   /** The source and location the trigger reads, frozen at issue. */
   readonly data: PerilDataSource;
   readonly breached: boolean;
@@ -33,6 +38,9 @@ export interface PerilCover {
   readonly overpaidDueMinor: number | null;
   /** The aggregate of the last non-backtest evaluation; null when that evaluation skipped the peril. */
   readonly latestObservedValue: number | null;
+  /** The threshold and comparison of the phase that evaluation showed (a cover's governing phase). */
+  readonly latestThreshold: number | null;
+  readonly latestComparison: Comparison | null;
   /** The coverage behind `latestObservedValue`, when that evaluation recorded it. */
   readonly latestCoverage: DataCoverage | null;
   /** Why the last evaluation skipped the peril; null when it evaluated it or none has run yet. */
@@ -53,9 +61,12 @@ export interface PerilConclusion {
   readonly breached: boolean;
   readonly severity: number;
   readonly amountDueMinor: number | null;
+  /** What each phase of a cover of several concluded, from which readings; null for a single phase. */
+  readonly phases: string | null;
 }
 
-/** The conclusion a TriggerEvaluated records. */
+/** The conclusion a TriggerEvaluated records. A phase's window end and coverage move with the calendar
+ *  alone, so they are left out as the cover's are. */
 export const conclusionOf = (evaluated: TriggerEvaluated): PerilConclusion => ({
   readingsFrom: evaluated.provenance?.readings_from ?? null,
   digest: evaluated.provenance?.digest ?? null,
@@ -63,6 +74,21 @@ export const conclusionOf = (evaluated: TriggerEvaluated): PerilConclusion => ({
   breached: evaluated.breached,
   severity: evaluated.severity,
   amountDueMinor: evaluated.amount_due_minor ?? null,
+  phases:
+    evaluated.phases === undefined
+      ? null
+      : JSON.stringify(
+          evaluated.phases.map((phase) => [
+            phase.phase,
+            phase.status,
+            phase.skipped_reason,
+            phase.observed_value,
+            phase.breached,
+            phase.amount_due_minor,
+            phase.readings_from,
+            phase.digest,
+          ]),
+        ),
 });
 
 export interface PolicyPayout {
@@ -74,10 +100,21 @@ export interface PolicyPayout {
   readonly settledAt: string | null;
 }
 
+/** What `PolicyIssued` froze, but the sheet (on the policy once, as `sheet` and its covers). */
+export type IssuedTerms = Omit<PolicyIssued, 'term_sheet'>;
+
+/** A sheet's terms but its covers. */
+export type SheetTerms = Omit<TermSheet, 'covers'>;
+
 export interface IssuedPolicy {
   readonly status: PolicyStatus;
   /** The terms as issued: money, term, enrichment and frozen triggers. */
-  readonly issued: PolicyIssued;
+  readonly issued: IssuedTerms;
+  /** The product version it was issued on (`default` version 0 before products). */
+  readonly product: PolicyProduct;
+  /** The sheet it pays on — frozen at issue, or built from its own triggers before products — but its
+   *  covers, each of which is on its peril. */
+  readonly sheet: SheetTerms;
   readonly perils: readonly PerilCover[];
   readonly payouts: readonly PolicyPayout[];
   readonly paidMinor: number;
@@ -98,25 +135,37 @@ const updatePeril = (policy: IssuedPolicy, peril: Peril, change: (cover: PerilCo
 
 export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
   if (event.type === 'PolicyIssued') {
+    const { ref, sheet } = issuedProduct(event.data);
+    // The sheet once: the policy's state is kept as JSON (snapshots, the policies read model), and the
+    // event's copy and each bought cover's would triple it.
+    const { term_sheet: _frozen, ...issued } = event.data;
+    const { covers: _covers, ...sheetTerms } = sheet;
     return {
       status: 'active',
-      issued: event.data,
-      perils: event.data.triggers.map((terms) => ({
-        terms,
-        // Policies issued before sources read the field's readings; their own organization's are those.
-        data:
-          event.data.data_sources?.[terms.peril] ??
-          ownFieldData(event.data.organization_id, event.data.farm_id, event.data.field_id, terms.reading),
-        breached: false,
-        deepestSeverityPpm: 0,
-        deepestDueMinor: 0,
-        paidMinor: 0,
-        overpaidDueMinor: null,
-        latestObservedValue: null,
-        latestCoverage: null,
-        latestSkipReason: null,
-        latestConclusion: null,
-      })),
+      issued,
+      product: ref,
+      sheet: sheetTerms,
+      perils: event.data.perils.map((peril) => {
+        const terms = productCover(sheet, peril);
+        return {
+          terms,
+          // Policies issued before sources read the field's readings; their own organization's are those.
+          data:
+            event.data.data_sources?.[peril] ??
+            ownFieldData(event.data.organization_id, event.data.farm_id, event.data.field_id, terms.reading),
+          breached: false,
+          deepestSeverityPpm: 0,
+          deepestDueMinor: 0,
+          paidMinor: 0,
+          overpaidDueMinor: null,
+          latestObservedValue: null,
+          latestThreshold: null,
+          latestComparison: null,
+          latestCoverage: null,
+          latestSkipReason: null,
+          latestConclusion: null,
+        };
+      }),
       payouts: [],
       paidMinor: 0,
       lastMonitoredOn: null,
@@ -130,6 +179,8 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         ...updatePeril(state, event.data.peril, (cover) => ({
           ...cover,
           latestObservedValue: event.data.observed_value,
+          latestThreshold: event.data.threshold,
+          latestComparison: event.data.comparison,
           latestCoverage: event.data.coverage ?? null,
           latestSkipReason: null,
           latestConclusion: conclusionOf(event.data),
@@ -166,13 +217,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
         deepestSeverityPpm: Math.max(cover.deepestSeverityPpm, severityPpmOf(event.data.severity)),
         deepestDueMinor: Math.max(
           cover.deepestDueMinor,
-          // A breach recorded before amounts due was worth its severity in millionths × sum insured.
-          event.data.amount_due_minor ??
-            multiplyMinorUnits(
-              state.issued.sum_insured_minor,
-              BigInt(severityPpmOf(event.data.severity)),
-              BigInt(FULL_SEVERITY_PPM),
-            ),
+          event.data.amount_due_minor ?? amountDueOfRecordedBreach(event.data.severity, state.issued.sum_insured_minor),
         ),
       }));
     case 'PayoutOverpaymentRecorded':

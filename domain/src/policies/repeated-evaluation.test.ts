@@ -1,9 +1,9 @@
 import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
-import type { ReadingHistory } from '../insurance/reading-history';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { addDays } from '../insurance/calendar/calendar-date';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { type FieldReadings, readingsByPeril } from '../testing/readings';

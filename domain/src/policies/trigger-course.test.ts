@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
+import { addDays } from '../insurance/calendar/calendar-date';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { dailyReadings } from '../testing/readings';
 import { triggerCourses } from './trigger-course';

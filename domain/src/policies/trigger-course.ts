@@ -1,39 +1,19 @@
 import type { PolicyTriggerCourses, TriggerCourseDay } from '@cropcover/contracts';
-import { dateOfDay, dayNumber } from '../insurance/calendar-date';
-import type { ReadingHistory } from '../insurance/reading-history';
-import {
-  aggregateWindow,
-  type DayValue,
-  observedValueOf,
-  triggerLevels,
-  windowReadings,
-} from '../insurance/trigger-evaluation';
-import { policyTerm } from './peril-assessment';
-import type { IssuedPolicy, PerilCover } from './policy';
-import { liveTriggerWindow } from './trigger-status';
+import { addDays } from '../insurance/calendar/calendar-date';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { decimalOfMillionths } from '../insurance/money/decimal';
+import { coverFigures } from './cover-figures';
+import { assessPerils, policyTerm } from './peril-assessment';
+import type { IssuedPolicy } from './policy';
+import { firstThreshold, liveTriggerWindow } from './trigger-status';
 
-/** The day's reading and the aggregate of [startDay, day] for each day of [startDay, endDay]: the
- *  evaluation's own aggregate (`aggregateWindow`) over the readings up to that day, read and scaled once
- *  for the whole window rather than once per day. */
-const dailyCourse = (cover: PerilCover, readings: readonly DayValue[], startDay: number, endDay: number) => {
-  const levels = triggerLevels(cover.terms);
-  const days: TriggerCourseDay[] = [];
-  let next = 0;
-  for (let day = startDay; day <= endDay; day += 1) {
-    const value = readings[next]?.[0] === day ? readings[next]![1] : undefined;
-    while (next < readings.length && readings[next]![0] <= day) next += 1;
-    const observed = aggregateWindow(levels, cover.terms.aggregation, readings.slice(0, next), startDay, day);
-    days.push({
-      date: dateOfDay(day),
-      value: value === undefined ? null : observedValueOf({ numerator: value, denominator: 1n }),
-      observed_value: observed.kind === 'skipped' ? null : observedValueOf(observed),
-    });
-  }
-  return days;
-};
+/** The day's last reading, as the evaluation's own de-duplication keeps it. */
+const readingOn = (readings: readonly IndexObservation[], date: string): number | null =>
+  readings.findLast((reading) => reading.date === date)?.value ?? null;
 
-/** Each peril's reading and aggregate on each day of its window so far, the aggregate as a live
- *  evaluation as of that day reads it from these readings (a property test holds them equal), so the
+/** Each cover's reading and aggregate on each day of its window so far: the aggregate is what a live
+ *  evaluation as of that day shows (its governing phase's index, through the one cover evaluation), so the
  *  line a person sees passes through every evaluation recorded on unchanged data. */
 export const triggerCourses = (
   policy: IssuedPolicy,
@@ -42,23 +22,26 @@ export const triggerCourses = (
 ): PolicyTriggerCourses['covers'] => {
   const term = policyTerm(policy);
   const window = liveTriggerWindow(policy, today);
-  return policy.perils.map((cover) => {
-    const days =
-      window === undefined
-        ? []
-        : dailyCourse(
-            cover,
-            windowReadings(readings[cover.terms.peril] ?? [], window.start, window.end),
-            dayNumber(window.start),
-            dayNumber(window.end),
-          );
+  const dates: string[] = [];
+  if (window !== undefined) for (let date = window.start; date <= window.end; date = addDays(date, 1)) dates.push(date);
+  const daily = dates.map((date) => ({ date, assessed: assessPerils(policy, readings, date, term) }));
+  const onTerm = assessPerils(policy, readings, term.end, term);
+  return policy.perils.map((cover, index) => {
+    const series = readings[cover.terms.peril] ?? [];
+    const shown = firstThreshold(onTerm[index]!.outcome) ?? { threshold: 0, comparison: 'lte' as const };
+    const payout = onTerm[index]!.outcome.phases.find((phase) => phase.payout !== undefined)?.payout;
+    const days: TriggerCourseDay[] = daily.map(({ date, assessed }) => ({
+      date,
+      value: readingOn(series, date),
+      observed_value: coverFigures(assessed[index]!.outcome, date)?.observedValue ?? null,
+    }));
     return {
       peril: cover.terms.peril,
-      trigger_index: cover.terms.trigger_index,
+      trigger_index: cover.terms.index,
       reading: cover.terms.reading,
-      comparison: cover.terms.comparison,
-      trigger: cover.terms.threshold,
-      exit: cover.terms.exit,
+      comparison: shown.comparison,
+      trigger: shown.threshold,
+      exit: payout?.exit === undefined ? shown.threshold : decimalOfMillionths(payout.exit),
       window_start: term.start,
       window_end: term.end,
       data_source: cover.data,

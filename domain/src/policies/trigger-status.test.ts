@@ -1,6 +1,6 @@
 import type { PolicyEvent } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { ownFieldDataSources } from '../insurance/peril-data';
+import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import { insuredFarm, insurer } from '../testing/insured-farm';
 import { dailyReadings as daily, reading } from '../testing/readings';
 import { issuePolicy } from './issue-policy';

@@ -1,9 +1,12 @@
-import type { TriggerStatus } from '@cropcover/contracts';
-import { earlierDate } from '../insurance/calendar-date';
-import type { CoverTerm } from '../insurance/cover-term';
-import type { ReadingHistory } from '../insurance/reading-history';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
-import { assessPerils, coverageOnTheWire, policyTerm } from './peril-assessment';
+import type { Comparison, TriggerStatus } from '@cropcover/contracts';
+import { earlierDate } from '../insurance/calendar/calendar-date';
+import type { CoverTerm } from '../insurance/calendar/cover-term';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { decimalOfMillionths } from '../insurance/money/decimal';
+import type { CoverOutcome } from '../insurance/term-sheet/evaluate-cover';
+import { coverFigures } from './cover-figures';
+import { assessPerils, policyTerm } from './peril-assessment';
 import type { IssuedPolicy } from './policy';
 
 /** The dates whose readings the live trigger status looks at: [term start, min(today, term end)], or
@@ -16,22 +19,33 @@ export const liveTriggerWindow = (policy: IssuedPolicy, today: string): CoverTer
 const anyReadingIn = (readings: readonly IndexObservation[], window: CoverTerm | undefined): boolean =>
   window !== undefined && readings.some((reading) => reading.date >= window.start && reading.date <= window.end);
 
-/** Every peril's trigger as it stands today under the frozen terms: `current_index_reading` is the
- *  aggregate so far with its `coverage` (null, with `skipped_reason`, when the data is not enough to
- *  evaluate), `data_available` whether the window has any reading of the peril's index at all — a vegetation trigger with NDVI only older than its last 30 days
- *  has data but no reading yet. */
+/** The threshold a cover shows while none of its phases was evaluated: its first phase's (a step table's
+ *  paying edge), when its window is known. */
+export const firstThreshold = (outcome: CoverOutcome): { threshold: number; comparison: Comparison } | undefined => {
+  const payout = outcome.phases.find((phase) => phase.payout !== undefined)?.payout;
+  return payout === undefined
+    ? undefined
+    : { threshold: decimalOfMillionths(payout.trigger), comparison: payout.direction === 'below' ? 'lte' : 'gte' };
+};
+
+/** Every cover as it stands today under the frozen sheet: `current_index_reading` is its governing
+ *  phase's index so far with its `coverage` (null, with `skipped_reason`, when the data is not enough to
+ *  evaluate any phase), `data_available` whether the term so far has any reading of the cover's index at
+ *  all — a vegetation cover with NDVI only older than its last 30 days has data but no reading yet. */
 export const liveTriggerStatus = (policy: IssuedPolicy, readings: ReadingHistory, today: string): TriggerStatus[] => {
   const window = liveTriggerWindow(policy, today);
-  return assessPerils(policy, readings, today, policyTerm(policy)).map(({ cover, outcome }) => ({
-    peril: cover.terms.peril,
-    trigger_index: cover.terms.trigger_index,
-    current_index_reading: outcome.observedValue,
-    trigger_threshold: cover.terms.threshold,
-    comparison: cover.terms.comparison,
-    data_available: anyReadingIn(readings[cover.terms.peril] ?? [], window),
-    ...(outcome.skipReason === null
-      ? { coverage: coverageOnTheWire(outcome.coverage) }
-      : { skipped_reason: outcome.skipReason }),
-    data_source: cover.data,
-  }));
+  return assessPerils(policy, readings, today, policyTerm(policy)).map(({ cover, outcome }) => {
+    const figures = coverFigures(outcome, today);
+    const shown = figures ?? firstThreshold(outcome);
+    return {
+      peril: cover.terms.peril,
+      trigger_index: cover.terms.index,
+      current_index_reading: figures?.observedValue ?? null,
+      trigger_threshold: shown?.threshold ?? 0,
+      comparison: shown?.comparison ?? 'lte',
+      data_available: anyReadingIn(readings[cover.terms.peril] ?? [], window),
+      ...(figures === undefined ? { skipped_reason: outcome.skipReason ?? 'no_data' } : { coverage: figures.coverage }),
+      data_source: cover.data,
+    };
+  });
 };

@@ -1,8 +1,8 @@
 import type { Peril } from '@cropcover/contracts';
-import { earlierDate, laterDate } from '../insurance/calendar-date';
-import { type CoverTerm, termYearsBack } from '../insurance/cover-term';
-import { divideRounded } from '../insurance/decimal';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { earlierDate, laterDate } from '../insurance/calendar/calendar-date';
+import { type CoverTerm, termYearsBack } from '../insurance/calendar/cover-term';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import { roundedMinorUnits } from '../insurance/money/payout';
 import { type Zone, zoneKey } from '../programmes/accumulation-zone';
 
 // The as-if backtest's core (SPEC §7 "Portfolio backtest"): what the book in force would have paid in
@@ -101,10 +101,8 @@ export interface AsIfOutcome {
 
 const WHOLE: Fraction = { numerator: 1n, denominator: 1n };
 
-const amountOf = (sumInsuredMinor: number, { numerator, denominator }: Fraction, rounding: 'half_up' | 'down') => {
-  const exact = BigInt(sumInsuredMinor) * numerator;
-  return Number(rounding === 'down' ? exact / denominator : divideRounded(exact, denominator));
-};
+const amountOf = (sumInsuredMinor: number, { numerator, denominator }: Fraction, rounding: 'half_up' | 'down') =>
+  roundedMinorUnits(BigInt(sumInsuredMinor) * numerator, denominator, rounding);
 
 /** The first index of a date-ordered list whose date is not before `date` (or, `after`, is after it). */
 const firstIndex = (readings: readonly IndexObservation[], date: string, after: boolean): number => {

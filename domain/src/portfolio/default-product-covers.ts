@@ -1,38 +1,57 @@
-import type { TriggerTerms } from '@cropcover/contracts';
-import { seasonTriggerTerms } from '../insurance/season-terms';
-import { evaluateTrigger, isCompleteEnough, triggerLevels } from '../insurance/trigger-evaluation';
+import type { Cover, SheetAmounts } from '@cropcover/contracts';
+import { dayValuesIn } from '../insurance/index-data/day-values';
+import { evaluateCover, isPhaseComplete } from '../insurance/term-sheet/evaluate-cover';
+import { amountUnitsOf, sheetRounding, unitsOfSumInsured } from '../insurance/term-sheet/sheet-money';
 import { policyTerm } from '../policies/peril-assessment';
 import type { IssuedPolicy } from '../policies/policy';
 import type { AsIfPolicy, EvaluateSeasonCover } from './as-if-book';
 
-// The as-if core on today's covers (a frozen trigger per peril): the same evaluation a policy's own
-// backtest makes (backtestPolicy), so a season's as-if loss is the sum of the policies' backtests. The
-// term-sheet engine's evaluateCover takes its place as the cover evaluation when covers become sheets.
+// The as-if core on term sheets: the same evaluation a policy's own backtest makes (backtestPolicy), so a
+// season's as-if loss is the sum of the policies' backtests. Every policy is a sheet: one issued before
+// products is read as the sheet of its own frozen triggers.
 
-/** A trigger over a past season, as of the season's end: its exact severity is what it is due per unit
- *  of sum insured. Complete when its window (for a 30-day mean, its last 30 days) had readings on enough
- *  days, whatever the aggregate. */
-export const evaluateSeasonTrigger: EvaluateSeasonCover<TriggerTerms> = (terms, term, season, readings) => {
-  const seasonTerms = seasonTriggerTerms(terms, term, season);
-  const outcome = evaluateTrigger(seasonTerms, readings, season.end, season);
-  if (outcome.observedValue === null) return { kind: 'skipped' };
-  return {
-    kind: 'evaluated',
-    duePerSumInsured: { numerator: outcome.severity.depth, denominator: outcome.severity.span },
-    complete: isCompleteEnough(triggerLevels(seasonTerms), outcome.coverage),
-  };
+/** A cover of a sheet and the sheet's units, as the as-if book groups them. */
+export interface SheetCoverTerms {
+  readonly cover: Cover;
+  readonly amounts: SheetAmounts;
+}
+
+/** A cover over a past season, as of the season's end (evaluateCover): its exact share of the sum insured
+ *  is what it is due per unit of sum insured. Complete when every phase was read on enough of its window
+ *  (a rolling `last`: its last days), whatever the aggregate. */
+export const evaluateSeasonCover: EvaluateSeasonCover<SheetCoverTerms> = (
+  { cover, amounts },
+  _term,
+  season,
+  readings,
+) => {
+  const outcome = evaluateCover(
+    { cover, amounts, term: season, readings: dayValuesIn(readings, season.start, season.end) },
+    season.end,
+  );
+  if (outcome.skipReason !== null) return { kind: 'skipped' };
+  return { kind: 'evaluated', duePerSumInsured: outcome.share, complete: outcome.phases.every(isPhaseComplete) };
 };
 
-/** An issued policy as the as-if book takes it: each peril's frozen trigger on its frozen zone, paid in
- *  the policy's peril order, up to the sum insured. */
-export const asIfPolicyOf = (policy: IssuedPolicy): AsIfPolicy<TriggerTerms> => ({
+/** An issued policy as the as-if book takes it: each peril's frozen cover on its frozen zone, paid in the
+ *  policy's peril order, up to the sheet's limit of its sum insured. */
+export const asIfPolicyOf = (policy: IssuedPolicy): AsIfPolicy<SheetCoverTerms> => ({
   policyId: policy.issued.policy_id,
   sumInsuredMinor: policy.issued.sum_insured_minor,
   term: policyTerm(policy),
   covers: policy.perils.map((cover) => ({
     peril: cover.terms.peril,
     zone: { source_id: cover.data.source_id, location: cover.data.location },
-    terms: cover.terms,
-    signature: JSON.stringify(cover.terms),
+    terms: { cover: cover.terms, amounts: policy.sheet.amounts },
+    // The product version names its sheet: its covers evaluate alike on the same readings.
+    signature: `${policy.product.digest}#${cover.terms.peril}`,
   })),
+  limit: {
+    numerator:
+      policy.sheet.limit === undefined
+        ? unitsOfSumInsured(policy.sheet.amounts)
+        : amountUnitsOf(policy.sheet.amounts)(policy.sheet.limit),
+    denominator: unitsOfSumInsured(policy.sheet.amounts),
+  },
+  rounding: sheetRounding(policy.sheet),
 });

@@ -1,6 +1,6 @@
 import type { LossStatistics, ReturnPeriodLoss } from '@cropcover/contracts';
-import { divideRounded, unscale } from '../insurance/decimal';
-import { toMajorUnits } from '../insurance/money';
+import { divideRounded, unscale } from '../insurance/money/decimal';
+import { toMajorUnits } from '../insurance/money/minor-units';
 
 // What actuaries read off a series of as-if season losses (research note §2), exactly: no float touches
 // money. With N seasons, the k-th largest loss has the empirical return period N / k; a return period

@@ -1,5 +1,5 @@
 import type { PortfolioBacktestResult, TreatyTerms } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
 import { zoneKey } from '../programmes/accumulation-zone';
 import { applyTreaties } from '../reinsurance/apply-treaties';
 import type { AsIfOutcome } from './as-if-book';

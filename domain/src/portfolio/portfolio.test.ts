@@ -1,10 +1,10 @@
 import type { Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar-date';
-import { termYearsBack } from '../insurance/cover-term';
-import { toMinorUnits } from '../insurance/money';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { addDays } from '../insurance/calendar/calendar-date';
+import { termYearsBack } from '../insurance/calendar/cover-term';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import { toMinorUnits } from '../insurance/money/minor-units';
 import { backtestPolicy } from '../policies/backtest-policy';
 import type { IssuedPolicy } from '../policies/policy';
 import { zoneKey } from '../programmes/accumulation-zone';
@@ -12,7 +12,7 @@ import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { reading } from '../testing/readings';
 import { AsIfBook } from './as-if-book';
-import { asIfPolicyOf, evaluateSeasonTrigger } from './default-product-covers';
+import { asIfPolicyOf, evaluateSeasonCover } from './default-product-covers';
 import { lossFigures, lossStatistics } from './loss-statistics';
 import { portfolioBacktestResult } from './portfolio-backtest';
 
@@ -52,7 +52,7 @@ const book = (
   seasons: number,
   readings: ReadonlyMap<string, readonly IndexObservation[]>,
 ) => {
-  const asIf = new AsIfBook(policies.map(asIfPolicyOf), seasons, evaluateSeasonTrigger);
+  const asIf = new AsIfBook(policies.map(asIfPolicyOf), seasons, evaluateSeasonCover);
   for (const { zone } of asIf.zonesToRead()) asIf.readZone(zone, readings.get(zoneKey(zone)) ?? []);
   return asIf.outcome();
 };

@@ -1,5 +1,5 @@
 import type { CapacityExceededEntry, CapacityLimitKind, Peril } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
 import { type PolicyExposure, type Zone, zoneKey, zonePerilKey } from './accumulation-zone';
 import { zoneCapacity, zonePerilCapacity } from './capacity-rules';
 import type { OpenProgramme } from './programme';

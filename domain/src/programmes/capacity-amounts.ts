@@ -8,7 +8,7 @@ import {
   programmeUpdateAmounts,
 } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
-import { toMinorUnits } from '../insurance/money';
+import { toMinorUnits } from '../insurance/money/minor-units';
 
 // Capacity rules cross the wire in major units and live in the log in minor units: the conversions, once.
 

@@ -1,7 +1,7 @@
 import type { ProgrammeCreateRequest, ProgrammeEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
-import { toMinorUnits } from '../insurance/money';
+import { toMinorUnits } from '../insurance/money/minor-units';
 import { capacityRulesMinor } from './capacity-amounts';
 import type { Programme } from './programme';
 

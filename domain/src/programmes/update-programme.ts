@@ -1,7 +1,7 @@
 import type { CapacityBelowCommittedEntry, ProgrammeEvent, ProgrammeUpdateRequest } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
 import { zoneOfKey } from './accumulation-zone';
 import { type CapacityBreach, limitName, limitPlace } from './binding-check';
 import { programmePatchMinor } from './capacity-amounts';

@@ -1,5 +1,5 @@
 import type { PolicyEvent } from '@cropcover/contracts';
-import { utcDate } from '../insurance/calendar-date';
+import { utcDate } from '../insurance/calendar/calendar-date';
 import type { IssuedPolicy, PerilCover } from '../policies/policy';
 import type { RecordLoss, RecordPremium } from './record-movements';
 

@@ -1,5 +1,5 @@
 import type { LedgerPeriod, ProgrammeResults, TreatyType } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
 
 /** A programme's figures for a period, in minor units: the gross side and each treaty's totals. */
 export interface PeriodFigures {

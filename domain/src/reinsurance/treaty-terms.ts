@@ -1,6 +1,6 @@
 import type { TreatyBindRequest, TreatyTerms } from '@cropcover/contracts';
-import { scaleExact } from '../insurance/decimal';
-import { multiplyMinorUnits, toMinorUnits } from '../insurance/money';
+import { scaleExact } from '../insurance/money/decimal';
+import { multiplyMinorUnits, toMinorUnits } from '../insurance/money/minor-units';
 
 // Ratios (cession rates, commissions, stop-loss attachments as a share of premium) are decimals with at
 // most 6 places, applied exactly: amount × ratio in millionths, rounded half-up once.

@@ -1,11 +1,13 @@
 // Test-only builders other packages' tests share; nothing outside a test imports this folder.
 
+export { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from './example-sheets';
 export {
   fieldSourceRegistered,
   gridSourceRegistered,
   stationSourceRegistered,
 } from './index-sources';
 export { insuredFarmEvents } from './insured-farm';
+export { policyIssuedEvents } from './issued-policy';
 export {
   CHIRPS_CELL_A,
   CHIRPS_CELL_B,

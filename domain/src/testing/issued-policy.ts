@@ -1,5 +1,5 @@
 import type { Peril, PolicyDataSources, PolicyEvent } from '@cropcover/contracts';
-import { ownFieldDataSources } from '../insurance/peril-data';
+import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import { issuePolicy } from '../policies/issue-policy';
 import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from '../policies/policy';
 import { insuredFarm, insurer } from './insured-farm';

@@ -1,7 +1,7 @@
 import type { ReadingIndex } from '@cropcover/contracts';
-import { addDays } from '../insurance/calendar-date';
-import type { ReadingHistory } from '../insurance/reading-history';
-import type { IndexObservation } from '../insurance/trigger-evaluation';
+import { addDays } from '../insurance/calendar/calendar-date';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import type { ReadingHistory } from '../insurance/index-data/reading-history';
 
 // Readings as the store hands them to the deciders: each first recorded (revision 1) unless a test
 // corrects one.
@@ -18,7 +18,10 @@ export const firstRecorded = (readings: readonly { date: string; value: number }
   readings.map(({ date, value }) => reading(date, value));
 
 /** A field's own readings per index, as the store keeps them. */
-export type FieldReadings = Record<ReadingIndex, readonly IndexObservation[]>;
+export type FieldReadings = Record<
+  Extract<ReadingIndex, 'rainfall_mm' | 'ndvi' | 'wind_speed_ms'>,
+  readonly IndexObservation[]
+>;
 
 /** What each peril reads of the field's own readings: drought and flood share the rainfall. */
 export const readingsByPeril = (stored: FieldReadings): ReadingHistory => ({

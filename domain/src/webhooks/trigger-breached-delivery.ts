@@ -1,5 +1,5 @@
 import { TRIGGER_BREACHED_EVENT_TYPE, type TriggerBreached, type TriggerBreachedDelivery } from '@cropcover/contracts';
-import { toMajorUnits } from '../insurance/money';
+import { toMajorUnits } from '../insurance/money/minor-units';
 
 /** The webhook body of a recorded breach: self-contained, money in major units as the API shows it. The
  *  payout is `approved` here — it is reported as it was when the breach happened, not as it is later. */
@@ -22,6 +22,7 @@ export const triggerBreachedDelivery = (
     threshold: breach.threshold,
     severity: breach.severity,
     as_of: breach.as_of,
+    ...(breach.phase === undefined ? {} : { phase: breach.phase }),
     evaluation_id: breach.evaluation_id,
     payout: breach.payout && {
       payout_id: breach.payout.payout_id,

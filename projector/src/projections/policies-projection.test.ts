@@ -1,3 +1,5 @@
+import { sheetDigest } from '@cropcover/domain';
+import { KHARIF_DEFICIT_SHEET } from '@cropcover/domain/testing';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import { calendarDateOf } from '@cropcover/read-store';
 import { sql } from 'kysely';
@@ -251,5 +253,57 @@ describe('policies projection', () => {
     expect(evaluations).toHaveLength(5);
     for (const evaluation of evaluations)
       expect(evaluation).toMatchObject({ days_with_reading: null, days_in_window: null });
+  });
+
+  it('keeps each phase of a cover of several phases beside the governing one, amounts in major units', async () => {
+    const kharif = policyStory({
+      policyId: 'p-kharif',
+      organizationId: 'org-a',
+      perils: ['drought'],
+      sumInsured: 30_000,
+      currency: 'INR',
+      termStart: '2026-06-01',
+      termEnd: '2026-09-30',
+      issuedAt: '2026-05-30T08:00:00.000Z',
+      product: {
+        ref: { product_id: 'kharif', version: 1, digest: sheetDigest(KHARIF_DEFICIT_SHEET) },
+        sheet: KHARIF_DEFICIT_SHEET,
+      },
+    });
+    // Phase 1 read 1 mm a day: 30 mm, past its exit of 40 (Rs 6,000); phase 2 has begun, phase 3 not.
+    const june = Array.from({ length: 31 }, (_, day) => ({
+      date: `2026-${day < 30 ? `06-${String(day + 1).padStart(2, '0')}` : '07-01'}`,
+      value: 1,
+      revision: 1,
+    }));
+    kharif.evaluate({ drought: june }, '2026-07-01T06:00:00.000Z', 'eval-kharif');
+    await t.eventStore.append(kharif.streamId, kharif.takeNew(), 'no_stream');
+    await applyBatch(t.db, policiesProjection, await readWholeLog(t.eventStore, log.length + kharif.events.length));
+    const row = await t.db
+      .selectFrom('policy_evaluations')
+      .select(['observed_value', 'threshold', 'phases'])
+      .where('evaluation_id', '=', 'eval-kharif')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ observed_value: 30, threshold: 100 });
+    expect(row.phases).toEqual([
+      expect.objectContaining({ phase: 'establishment', status: 'closed', breached: true, amount_due: 6_000 }),
+      expect.objectContaining({ phase: 'vegetative', status: 'open', breached: false, amount_due: 0 }),
+      {
+        phase: 'flowering',
+        window_start: '2026-08-11',
+        window_end: '2026-09-30',
+        status: 'not_open',
+        trigger: 160,
+        exit: 40,
+        breached: false,
+        amount_due: 0,
+      },
+    ]);
+    const single = await t.db
+      .selectFrom('policy_evaluations')
+      .select('phases')
+      .where('policy_id', '=', 'p-claimed')
+      .execute();
+    expect(single.every((evaluation) => evaluation.phases === null)).toBe(true);
   });
 });

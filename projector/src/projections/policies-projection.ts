@@ -1,6 +1,6 @@
 import { decodeEvent, isOneOf } from '@cropcover/application';
 import { PolicyEvent } from '@cropcover/contracts';
-import { evolvePolicy, type IssuedPolicy, initialPolicy } from '@cropcover/domain';
+import { evolvePolicy, type IssuedPolicy, initialPolicy, phasesForClients } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { PolicyEvaluationsTable, PolicyPayoutsTable, ReadModels } from '@cropcover/read-store';
 import { type Insertable, sql, type Transaction } from 'kysely';
@@ -47,7 +47,7 @@ const evolve = (policy: PolicyState | undefined, event: RevisedPolicyEvent): Pol
   return aggregate.status === 'not_issued' ? undefined : { aggregate, revision: event.revision };
 };
 
-const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): EvaluationRow | undefined => {
+const evaluationRow = (event: RevisedPolicyEvent, policy: IssuedPolicy): EvaluationRow | undefined => {
   if (event.type !== 'TriggerEvaluated') return undefined;
   // The history shows the coverage the evaluation was judged on, not the count of readings used nor the
   // provenance: those stay in the event. An evaluation recorded before coverage was has none (null).
@@ -58,7 +58,7 @@ const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): Evalu
     evaluation_id: data.evaluation_id,
     peril: data.peril,
     policy_id: data.policy_id,
-    organization_id: organizationId,
+    organization_id: policy.issued.organization_id,
     trigger_index: data.trigger_index,
     observed_value: data.observed_value,
     threshold: data.threshold,
@@ -70,6 +70,7 @@ const evaluationRow = (event: RevisedPolicyEvent, organizationId: string): Evalu
     evaluated_at: data.evaluated_at,
     days_with_reading: coverage?.days_with_reading ?? null,
     days_in_window: coverage?.days_in_window ?? null,
+    phases: phasesForClients(data.phases, policy.issued.currency) ?? null,
     payout_id: null,
     overpayment_paid_minor: null,
     overpayment_due_minor: null,
@@ -199,7 +200,7 @@ export const policiesProjection: Projection = {
       if (!next) continue;
       policies.set(event.data.policy_id, next);
       changed.set(event.data.policy_id, next);
-      const evaluation = evaluationRow(event, next.aggregate.issued.organization_id);
+      const evaluation = evaluationRow(event, next.aggregate);
       if (evaluation) evaluations.set(evaluationKey(evaluation.evaluation_id, evaluation.peril), evaluation);
       if (event.type === 'PayoutApproved' || event.type === 'PayoutSettled') {
         touchedPayouts.set(event.data.payout_id, event.data.policy_id);

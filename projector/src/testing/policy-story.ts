@@ -13,6 +13,7 @@ import {
   lapsePolicy,
   ownFieldDataSources,
   type Policy,
+  type ProductTerms,
   policyStream,
   type ReadingHistory,
   settlePayout,
@@ -34,6 +35,9 @@ export interface PolicyStoryStart {
   readonly termEnd: string;
   readonly issuedAt: string;
   readonly subject?: string;
+  /** The product version issued on; `default` when absent. */
+  readonly product?: ProductTerms;
+  readonly currency?: string;
 }
 
 export interface PolicyStory {
@@ -96,14 +100,16 @@ export const policyStory = (start: PolicyStoryStart): PolicyStory => {
           field_id: fieldId,
           perils: [...start.perils],
           sum_insured: start.sumInsured ?? 10_000,
+          ...(start.currency === undefined ? {} : { currency: start.currency }),
           term_start: start.termStart,
           term_end: start.termEnd,
         },
         farm: registeredFarm(farmId, fieldId),
-        dataSources: ownFieldDataSources(start.organizationId, farmId, fieldId, start.perils),
+        dataSources: ownFieldDataSources(start.organizationId, farmId, fieldId, start.perils, start.product?.sheet),
         history: {},
         settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
         now: new Date(start.issuedAt),
+        product: start.product,
       },
       state,
     ),

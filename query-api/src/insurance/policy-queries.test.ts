@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PhaseEvaluation } from '@cropcover/contracts';
 import { policyListItem, policyView } from '@cropcover/domain';
 import { policiesProjection, rebuildProjections } from '@cropcover/projector';
 import {
@@ -19,6 +20,7 @@ import {
   settableClock,
   signDevToken,
 } from '@cropcover/runtime';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueryRouter } from '../query-router';
 
@@ -388,6 +390,59 @@ describe('insurance queries', () => {
       expect(old.items).toHaveLength(1);
       expect(old.items[0]).toMatchObject({ evaluation_id: 'eval-old', observed_value: 90 });
       expect(old.items[0]).not.toHaveProperty('coverage');
+    });
+
+    it('shows each phase of a cover of several phases, and none on a single phase', async () => {
+      const phases: PhaseEvaluation[] = [
+        {
+          phase: 'establishment',
+          window_start: '2026-04-01',
+          window_end: '2026-04-30',
+          status: 'closed',
+          observed_value: 30,
+          trigger: 100,
+          exit: 40,
+          breached: true,
+          amount_due: 60,
+          coverage: { days_with_reading: 30, days_in_window: 30 },
+        },
+        {
+          phase: 'vegetative',
+          window_start: '2026-05-01',
+          window_end: '2026-06-10',
+          status: 'not_open',
+          trigger: 150,
+          exit: 60,
+          breached: false,
+          amount_due: 0,
+        },
+      ];
+      await t.db
+        .insertInto('policy_evaluations')
+        .values({
+          evaluation_id: 'eval-phases',
+          peril: 'drought',
+          policy_id: 'b-flood',
+          organization_id: 'org-b',
+          trigger_index: 'phase_rainfall_dekad_capped_mm',
+          observed_value: 30,
+          threshold: 100,
+          breached: true,
+          severity: 0.25,
+          as_of: '2026-05-01',
+          window_start: '2026-04-01',
+          window_end: '2026-04-30',
+          evaluated_at: '2026-05-01T06:00:00.000Z',
+          days_with_reading: 30,
+          days_in_window: 30,
+          // As JSON text: node-postgres would send an array as a PostgreSQL array literal.
+          phases: sql`${JSON.stringify(phases)}::jsonb`,
+          payout_id: null,
+        })
+        .execute();
+      const { items } = (await get('/insurance/policies/b-flood/evaluations', insurerB)).body;
+      expect(items.find((item: any) => item.evaluation_id === 'eval-phases').phases).toEqual(phases);
+      expect(items.find((item: any) => item.evaluation_id === 'eval-old')).not.toHaveProperty('phases');
     });
 
     it('pages the history and refuses out-of-range pages', async () => {

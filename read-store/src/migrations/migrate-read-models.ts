@@ -18,6 +18,7 @@ import { webhookDeliveryTraceContext } from './0014-webhook-delivery-trace-conte
 import { indexReadingVersions } from './0015-index-reading-versions';
 import { webhookBreachPositions } from './0016-webhook-breach-positions';
 import { policySnapshots } from './0017-policy-snapshots';
+import { termSheetPhases } from './0018-term-sheet-phases';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0015-index-reading-versions': indexReadingVersions,
   '0016-webhook-breach-positions': webhookBreachPositions,
   '0017-policy-snapshots': policySnapshots,
+  '0018-term-sheet-phases': termSheetPhases,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,
   '0032-treaties': treaties,

@@ -102,6 +102,24 @@ describe('the OpenAPI document built from the route declarations', () => {
         'put /farms/{farm_id}: parameter header If-Match added',
         // The lookup validated 1-40 characters; the document now says so.
         'get /farms/farmers/{platform_farmer_id}: parameter path platform_farmer_id differs',
+        // Term sheets (issue 24): the perils, reading indexes and skip reason they add (the seed's stay), a
+        // cover's index named by its sheet (any snake_case name), the product a quote prices and a policy
+        // was issued on, and a cover's phases beside its figures in evaluations, history and webhooks.
+        ...[
+          'DataSourceChoice',
+          'Peril',
+          'Policy',
+          'PolicyDataSources',
+          'Quote',
+          'QuoteBreakdown',
+          'ReadingIndex',
+          'SkipReason',
+          'SkipReasons',
+          'TriggerBreachedDelivery',
+          'TriggerEvaluationHistoryItem',
+          'TriggerEventResponse',
+          'TriggerIndex',
+        ].map((schema) => `components.schemas.${schema} differs`),
       ].sort(),
     );
   });

@@ -5,7 +5,7 @@ import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api
 import { addDays, today } from '../support/calendar';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
-import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
+import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, startService } from '../support/service-process';
 
 // The insurance commands (quote, issue, evaluate, lapse, settle) over real HTTP against the all-in-one
@@ -20,6 +20,7 @@ const QUOTE_KEYS = [
   'perils',
   'platform_version',
   'premium',
+  'product',
   'rate',
   'sum_insured',
   'term_end',
@@ -179,6 +180,7 @@ describe('POST /insurance/quote (endpoint 1)', () => {
           },
         ]),
       ),
+      product: DEFAULT_PRODUCT,
       platform_version: expect.any(String),
     });
     // One year from today, both ends included.
@@ -317,6 +319,7 @@ describe('POST /insurance/policies (endpoint 3)', () => {
       // 100 days of drought and flood: (0.05 + 0.03) × 100/365 × 5,000 = 109.589… → 109.59.
       premium: 109.59,
       perils: ['drought', 'flood'],
+      product: DEFAULT_PRODUCT,
       triggers: [
         {
           peril: 'drought',

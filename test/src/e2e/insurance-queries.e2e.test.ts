@@ -7,7 +7,7 @@ import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../sup
 import { addDays, today } from '../support/calendar';
 import { recordReadings } from '../support/index-readings';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
-import { ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
+import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
 import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
 
 // The insurance reads (policy list, policy, evaluation history, audit stream and the audit CLI) over
@@ -366,6 +366,7 @@ describe('GET /insurance/policies/{policy_id} (endpoint 4)', () => {
       // 96 days of all four perils: 0.14 × 96/365 × 10,000 = 368.2191… → 368.22.
       premium: 368.22,
       perils: ['drought', 'flood', 'vegetation_stress', 'storm'],
+      product: DEFAULT_PRODUCT,
       triggers: [
         {
           peril: 'drought',
@@ -677,7 +678,8 @@ describe('GET /insurance/policies/{policy_id}/events (audit)', () => {
         occurred_at: expect.stringMatching(ISO_TIMESTAMP),
         actor: 'underwriter-q',
         organization_id: 'org-q',
-        schema_version: 1,
+        // PolicyIssued carries its product and sheet since schema version 2.
+        schema_version: item.type === 'PolicyIssued' ? 2 : 1,
         platform_version: issued.body.platform_version,
       });
       expect(item.occurred_at).toBe(item.metadata.occurred_at);

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 // What the seed (the API contract) fixes about response shapes, shared by the end-to-end suites.
 
 /** A `date-time` as the service writes it: ISO 8601 in UTC with milliseconds. */
@@ -21,9 +22,18 @@ export const POLICY_KEYS = [
   'platform_version',
   'policy_id',
   'premium',
+  'product',
   'status',
   'sum_insured',
   'term_end',
   'term_start',
   'triggers',
 ];
+
+/** The product every policy and quote names when the request names none: the built-in `default`, its one
+ *  version, named by its sheet's digest. */
+export const DEFAULT_PRODUCT = {
+  product_id: 'default',
+  version: 1,
+  digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+};

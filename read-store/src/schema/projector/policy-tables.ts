@@ -1,3 +1,4 @@
+import type { PhaseEvaluation } from '@cropcover/contracts';
 import type { IssuedPolicy } from '@cropcover/domain';
 import type { ColumnType } from 'kysely';
 import type { CalendarDateColumn, NullableCalendarDateColumn } from '../../calendar-date-column';
@@ -67,6 +68,9 @@ export interface PolicyEvaluationsTable {
    *  Null when its TriggerEvaluated has none (recorded before coverage was). */
   days_with_reading: number | null;
   days_in_window: number | null;
+  /** Each phase of a cover of several phases, as the history shows it; null for a single phase. jsonb,
+   *  written in the batch's JSON recordset. */
+  phases: ColumnType<PhaseEvaluation[] | null, PhaseEvaluation[] | null, PhaseEvaluation[] | null>;
   /** The payout this peril got in this evaluation, if any. */
   payout_id: string | null;
   /** The overpayment this evaluation recorded for the peril (a corrected reading lowered what it is

@@ -54,6 +54,7 @@ export const listEvaluations = queryRoute('GET /insurance/policies/{policy_id}/e
         'e.evaluated_at',
         'e.days_with_reading',
         'e.days_in_window',
+        'e.phases',
         'p.payout_id',
         'p.amount_minor',
         'p.currency',
@@ -88,6 +89,8 @@ export const listEvaluations = queryRoute('GET /insurance/policies/{policy_id}/e
       ...(row.days_with_reading === null || row.days_in_window === null
         ? {}
         : { coverage: { days_with_reading: row.days_with_reading, days_in_window: row.days_in_window } }),
+      // Only a cover of several phases has them.
+      ...(row.phases === null ? {} : { phases: row.phases }),
       ...(row.payout_id === null || row.amount_minor === null || row.currency === null || row.payout_status === null
         ? {}
         : {

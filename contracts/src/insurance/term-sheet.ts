@@ -1,0 +1,235 @@
+import { CurrencyCode } from '../currency';
+import { z } from '../zod';
+import { hasAtMostDecimals } from './money-amount';
+import { Peril, ReadingIndex, TriggerIndex } from './peril';
+
+// The term sheet (TERM-SHEETS.md §1.2): what a product pays, as covers of phases. This is its shape only
+// — types, known fields and enum values, at most 6 decimals, whole minor amounts, non-negative weights —
+// whose breach is a 400 `validation_failed`. The rules between fields (trigger before exit, phases in
+// order, limits within the sum insured, …) are the domain's `validateTermSheet`: 422 `invalid_term_sheet`.
+
+const DECIMAL_PLACES = 6;
+
+/** A figure of the sheet: a JSON number with at most 6 decimals, read digit by digit (never as a float). */
+const Dec = z.number().refine((value) => hasAtMostDecimals(value, DECIMAL_PLACES), {
+  message: `must have at most ${DECIMAL_PLACES} decimals`,
+});
+
+const NonNegativeDec = Dec.refine((value) => value >= 0, { message: 'must not be negative' });
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `MM-DD`: its first occurrence on or after the term's start; `02-29` is the last day of February. */
+export const MonthDay = z
+  .string()
+  .regex(/^\d{2}-\d{2}$/, { message: 'must be a month and day MM-DD' })
+  .refine(
+    (value) => {
+      const [month = 0, day = 0] = value.split('-').map(Number);
+      return month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1]!;
+    },
+    { message: 'must be a real month and day' },
+  )
+  .openapi('MonthDay', { example: '06-01' });
+export type MonthDay = z.infer<typeof MonthDay>;
+
+/** The most days an anchored date may lie from its anchor: a season is at most 366 days. */
+const MAX_ANCHOR_DAYS = 366;
+
+export const DateRef = z
+  .union([
+    MonthDay,
+    z.strictObject({
+      anchor: z.enum(['term_start', 'term_end', 'sowing']),
+      days: z.number().int().min(-MAX_ANCHOR_DAYS).max(MAX_ANCHOR_DAYS),
+    }),
+  ])
+  .openapi('DateRef');
+export type DateRef = z.infer<typeof DateRef>;
+
+/** A level in index units: a number, or that many per day of the phase's full window. */
+export const Level = z.union([Dec, z.strictObject({ per_window_day: Dec })]).openapi('Level');
+export type Level = z.infer<typeof Level>;
+
+/** Money of the sheet: a share of the policy's sum insured (unit `share`) or minor units of the basis sum
+ *  insured (unit `minor`); which one is checked against the sheet's unit. */
+const Amount = z.number().positive({ message: 'must be greater than 0' });
+
+const Direction = z.enum(['below', 'above']);
+
+export const DayTransform = z
+  .union([
+    z.strictObject({ cap: Dec }),
+    z.strictObject({ is: z.strictObject({ op: z.enum(['lt', 'lte', 'gt', 'gte']), value: Dec }) }),
+    z.strictObject({
+      exceedance: z.union([z.strictObject({ below: Dec }), z.strictObject({ above: Dec })]),
+    }),
+  ])
+  .openapi('DayTransform');
+export type DayTransform = z.infer<typeof DayTransform>;
+
+/** More blocks than a year has dekads never occur; the bound keeps a sheet's size reasonable. */
+const MAX_BLOCKS = 400;
+
+export const Blocks = z
+  .strictObject({
+    by: z.union([z.enum(['dekad', 'month']), z.strictObject({ days: z.number().int().min(1).max(366) })]),
+    stat: z.enum(['sum', 'mean']).optional(),
+    vs_normal: z
+      .strictObject({
+        as: z.enum(['percent', 'difference', 'z']),
+        normal: z.array(Dec).min(1).max(MAX_BLOCKS),
+        sd: z.array(Dec).min(1).max(MAX_BLOCKS).optional(),
+      })
+      .optional(),
+    cap: Dec.optional(),
+    weights: z.array(NonNegativeDec).min(1).max(MAX_BLOCKS).optional(),
+    round: z.number().int().min(0).max(DECIMAL_PLACES).optional(),
+  })
+  .openapi('Blocks');
+export type Blocks = z.infer<typeof Blocks>;
+
+export const IndexAggregate = z
+  .union([
+    z.enum(['sum', 'mean', 'max', 'min', 'longest_run']),
+    z.strictObject({
+      rolling: z.strictObject({
+        days: z.number().int().min(1).max(366),
+        stat: z.enum(['sum', 'mean']),
+        pick: z.enum(['max', 'min', 'last']),
+      }),
+    }),
+  ])
+  .openapi('IndexAggregate');
+export type IndexAggregate = z.infer<typeof IndexAggregate>;
+
+export const StepRow = z.strictObject({ from: Dec.optional(), to: Dec.optional(), pay: Amount }).openapi('StepRow');
+export type StepRow = z.infer<typeof StepRow>;
+
+export const PayoutMap = z
+  .union([
+    z.strictObject({ linear: z.strictObject({ direction: Direction, trigger: Level, exit: Level }) }),
+    z.strictObject({ tick: z.strictObject({ direction: Direction, trigger: Level, per_unit: Amount }) }),
+    z.strictObject({ steps: z.array(StepRow).min(1).max(200) }),
+  ])
+  .openapi('PayoutMap');
+export type PayoutMap = z.infer<typeof PayoutMap>;
+
+export const Settle = z
+  .union([z.enum(['any_time', 'window_closed']), z.strictObject({ after_days: z.number().int().min(1).max(366) })])
+  .openapi('Settle');
+export type Settle = z.infer<typeof Settle>;
+
+export const PhaseId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be 1–64 letters, digits, _ or -' });
+
+export const Phase = z
+  .strictObject({
+    id: PhaseId,
+    window: z.strictObject({ from: DateRef, to: DateRef }),
+    day: DayTransform.optional(),
+    blocks: Blocks.optional(),
+    aggregate: IndexAggregate,
+    payout: PayoutMap,
+    limit: Amount,
+    settle: Settle.optional(),
+    min_coverage: Dec.refine((value) => value > 0 && value <= 1, {
+      message: 'must be above 0 and at most 1',
+    }).optional(),
+  })
+  .openapi('TermSheetPhase');
+export type Phase = z.infer<typeof Phase>;
+
+export const Sowing = z
+  .strictObject({ from: DateRef, to: DateRef, rolling_days: z.number().int().min(1).max(366), at_least: Dec })
+  .openapi('Sowing');
+export type Sowing = z.infer<typeof Sowing>;
+
+export const Cover = z
+  .strictObject({
+    peril: Peril,
+    index: TriggerIndex,
+    reading: ReadingIndex,
+    limit: Amount,
+    required: z.boolean().optional(),
+    base_rate: NonNegativeDec,
+    exposure: z.enum(['term_days', 'season']),
+    irrigated_factor: NonNegativeDec.optional(),
+    sowing: Sowing.optional(),
+    phases: z.array(Phase).min(1).max(64),
+  })
+  .openapi('TermSheetCover');
+export type Cover = z.infer<typeof Cover>;
+
+export const SheetAmounts = z
+  .discriminatedUnion('unit', [
+    z.strictObject({ unit: z.literal('share') }),
+    z.strictObject({
+      unit: z.literal('minor'),
+      currency: CurrencyCode,
+      sum_insured_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    }),
+  ])
+  .openapi('SheetAmounts');
+export type SheetAmounts = z.infer<typeof SheetAmounts>;
+
+export const SheetPricing = z
+  .strictObject({
+    credibility_seasons: z.number().int().min(1).max(1000).optional(),
+    loading: NonNegativeDec.optional(),
+    floor_of_base_rate: NonNegativeDec.optional(),
+    maximum_rate: Dec.refine((value) => value > 0, { message: 'must be greater than 0' }).optional(),
+  })
+  .openapi('SheetPricing');
+export type SheetPricing = z.infer<typeof SheetPricing>;
+
+export const TERM_SHEET_SCHEMA = 'cropcover.term-sheet/1';
+
+/** Every money figure of a sheet, with where it sits: what the sheet's unit constrains. */
+export const sheetAmounts = (sheet: {
+  readonly limit?: number | undefined;
+  readonly covers: readonly Cover[];
+}): { readonly path: (string | number)[]; readonly amount: number }[] => [
+  ...(sheet.limit === undefined ? [] : [{ path: ['limit'], amount: sheet.limit }]),
+  ...sheet.covers.flatMap((cover, at) => [
+    { path: ['covers', at, 'limit'], amount: cover.limit },
+    ...cover.phases.flatMap((phase, index) => {
+      const path = ['covers', at, 'phases', index];
+      const { payout } = phase;
+      return [
+        { path: [...path, 'limit'], amount: phase.limit },
+        ...('tick' in payout ? [{ path: [...path, 'payout', 'tick', 'per_unit'], amount: payout.tick.per_unit }] : []),
+        ...('steps' in payout
+          ? payout.steps.map((row, step) => ({ path: [...path, 'payout', 'steps', step, 'pay'], amount: row.pay }))
+          : []),
+      ];
+    }),
+  ]),
+];
+
+export const TermSheet = z
+  .strictObject({
+    schema: z.literal(TERM_SHEET_SCHEMA),
+    name: z.string().trim().min(1).max(200),
+    /** Free text, never read by the engine. */
+    note: z.string().max(4000).optional(),
+    season: z.strictObject({ from: MonthDay, to: MonthDay }).optional(),
+    amounts: SheetAmounts,
+    limit: Amount.optional(),
+    rounding: z.enum(['half_up', 'down']).optional(),
+    pricing: SheetPricing.optional(),
+    covers: z.array(Cover).min(1).max(Peril.options.length),
+  })
+  .superRefine((sheet, context) => {
+    // A share is a decimal of the sum insured; minor units of the basis are whole.
+    for (const { path, amount } of sheetAmounts(sheet)) {
+      if (sheet.amounts.unit === 'minor' && !Number.isSafeInteger(amount)) {
+        context.addIssue({ code: 'custom', path, message: 'must be a whole number of minor units' });
+      } else if (sheet.amounts.unit === 'share' && !hasAtMostDecimals(amount, DECIMAL_PLACES)) {
+        context.addIssue({ code: 'custom', path, message: `must have at most ${DECIMAL_PLACES} decimals` });
+      }
+    }
+  })
+  .openapi('TermSheet');
+export type TermSheet = z.infer<typeof TermSheet>;

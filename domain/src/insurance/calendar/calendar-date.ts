@@ -1,0 +1,62 @@
+// UTC calendar dates (`YYYY-MM-DD`) as whole day numbers, so windows and terms are integer arithmetic.
+
+// Day numbers count from 1970-01-01 (day 0), as Date does, by the proleptic Gregorian calendar's own
+// arithmetic (H. Hinnant's days_from_civil and civil_from_days): an evaluation turns thousands of dates
+// into days and back, and parsing or formatting each through Date cost more than the evaluation itself.
+
+const DIGIT_ZERO = 48;
+const digitsAt = (date: string, from: number, to: number): number => {
+  let value = 0;
+  for (let at = from; at < to; at += 1) value = value * 10 + date.charCodeAt(at) - DIGIT_ZERO;
+  return value;
+};
+
+/** The day number of a `YYYY-MM-DD` date. */
+export const dayNumber = (date: string): number => {
+  const month = digitsAt(date, 5, 7);
+  const year = digitsAt(date, 0, 4) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + digitsAt(date, 8, 10) - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+};
+
+const twoDigits = (value: number): string => (value < 10 ? `0${value}` : String(value));
+
+/** The `YYYY-MM-DD` date of a day number. */
+export const dateOfDay = (day: number): string => {
+  const shifted = day + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const dayOfMonth = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  return `${String(year).padStart(4, '0')}-${twoDigits(month)}-${twoDigits(dayOfMonth)}`;
+};
+
+export const addDays = (date: string, days: number): string => dateOfDay(dayNumber(date) + days);
+
+/** Days from `from` to `to`: 0 for the same date, negative when `to` is earlier. */
+export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+
+/** The UTC calendar date of an instant: every date in the service is a UTC date. */
+export const utcDate = (instant: Date): string => instant.toISOString().slice(0, 10);
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/** The same month and day `years` earlier; 29 February becomes 28 February in a common year. */
+export const shiftYearsBack = (date: string, years: number): string => {
+  const year = Number(date.slice(0, 4)) - years;
+  const monthDay = date.slice(5);
+  const day = monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay;
+  return `${String(year).padStart(4, '0')}-${day}`;
+};
+
+export const earlierDate = (a: string, b: string): string => (a <= b ? a : b);
+export const laterDate = (a: string, b: string): string => (a >= b ? a : b);

@@ -1,0 +1,91 @@
+import type { DataSourceChoice, Peril, PolicyDataSources, ReadingIndex, TermSheet } from '@cropcover/contracts';
+import { DomainError } from '../../domain-error';
+import type { Farm } from '../../farms/farm';
+import type { IndexSourceState } from '../../index-sources/index-source';
+import { resolveLocation } from '../../index-sources/source-location';
+import { DEFAULT_SHEET } from '../term-sheet/builtin';
+import { productCover } from '../term-sheet/product';
+import { registeredFarmOf } from '../underwriting/priced-cover';
+import { ownFieldData } from './peril-data';
+
+/** The deployment's default source per index (configuration), used when a request names none. */
+export type IndexSourceDefaults = Partial<Record<ReadingIndex, string>>;
+
+/** The source each peril names: the request's choice, else the deployment's default for its index;
+ *  absent when neither names one (the policy then reads its organization's own field readings). */
+export const namedSources = (
+  perils: readonly Peril[],
+  choice: DataSourceChoice | undefined,
+  defaults: IndexSourceDefaults,
+  sheet: TermSheet = DEFAULT_SHEET,
+): Partial<Record<Peril, string>> =>
+  Object.fromEntries(
+    perils.flatMap((peril) => {
+      const sourceId = choice?.[peril] ?? defaults[productCover(sheet, peril).reading];
+      return sourceId === undefined ? [] : [[peril, sourceId]];
+    }),
+  );
+
+export interface DataSourceResolution {
+  readonly organizationId: string;
+  readonly farm: Farm;
+  readonly fieldId: string;
+  readonly perils: readonly Peril[];
+  /** What `namedSources` gave. */
+  readonly named: Partial<Record<Peril, string>>;
+  /** Each named source as the log holds it. */
+  readonly sources: ReadonlyMap<string, IndexSourceState>;
+}
+
+/** SPEC §7 "A policy names its data": each peril's source and the location the field reads in it — the
+ *  cell holding the field, the nearest station within the source's radius, or the field itself. */
+export const resolveDataSources = (
+  resolution: DataSourceResolution,
+  sheet: TermSheet = DEFAULT_SHEET,
+): PolicyDataSources => {
+  const farm = registeredFarmOf(resolution.farm);
+  const field = farm.fields.find((candidate) => candidate.fieldId === resolution.fieldId);
+  return Object.fromEntries(
+    resolution.perils.map((peril) => {
+      const index = productCover(sheet, peril).reading;
+      const sourceId = resolution.named[peril];
+      if (sourceId === undefined) {
+        return [peril, ownFieldData(resolution.organizationId, farm.farmId, resolution.fieldId, index)];
+      }
+      const state = resolution.sources.get(sourceId);
+      if (state?.status !== 'registered') {
+        throw new DomainError('rejected', 'unknown_source', `${peril}: no index source ${sourceId}`);
+      }
+      const { source } = state;
+      if (source.index !== index) {
+        throw new DomainError(
+          'rejected',
+          'source_index_mismatch',
+          `${peril} reads ${index}, but source ${sourceId} holds ${source.index}`,
+        );
+      }
+      if (field === undefined) {
+        throw new DomainError(
+          'rejected',
+          'field_not_registered',
+          `${peril}: field ${resolution.fieldId} has no registered location to find in source ${sourceId}`,
+        );
+      }
+      const resolved = resolveLocation(source, {
+        farmId: farm.farmId,
+        fieldId: field.fieldId,
+        point: field.location,
+      });
+      return [
+        peril,
+        {
+          source_id: source.sourceId,
+          kind: source.kind,
+          index,
+          location: resolved.location,
+          ...(resolved.distanceKm === undefined ? {} : { distance_km: resolved.distanceKm }),
+        },
+      ];
+    }),
+  );
+};

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { dailyReadings, reading } from '../../testing/readings';
+import { DEFAULT_SHEET } from '../term-sheet/builtin';
+import { evaluateCover } from '../term-sheet/evaluate-cover';
+import { coverOf } from '../term-sheet/product';
+import { dayValuesIn } from './day-values';
+import type { IndexObservation } from './index-observation';
+import { readingsDigest, readingsUsedOf } from './readings-provenance';
+
+// SPEC §7 Provenance: an evaluation records exactly which readings its index read, so an auditor can
+// recompute the digest from (date, value, revision) without trusting today's table.
+
+const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+const season = { start: '2026-04-01', end: '2026-08-31' };
+
+/** The dates the default product's cover of `peril` read as of `asOf`. */
+const readOf = (
+  peril: 'drought' | 'flood' | 'vegetation_stress' | 'storm',
+  asOf: string,
+  readings: IndexObservation[] = [],
+) =>
+  evaluateCover(
+    {
+      cover: coverOf(DEFAULT_SHEET, peril)!,
+      amounts: DEFAULT_SHEET.amounts,
+      term: season,
+      readings: dayValuesIn(readings, season.start, season.end),
+    },
+    asOf,
+  ).readings;
+
+describe('the dates an index reads', () => {
+  it('is the last N days of the window for a mean of the last N days', () => {
+    expect(readOf('vegetation_stress', '2026-05-30')).toEqual({ from: '2026-05-01', to: '2026-05-30' });
+    // Exactly 30 days of window: all of it; fewer: no earlier than the window starts.
+    expect(readOf('vegetation_stress', '2026-04-30')).toEqual({ from: '2026-04-01', to: '2026-04-30' });
+    expect(readOf('vegetation_stress', '2026-04-10')).toEqual({ from: '2026-04-01', to: '2026-04-10' });
+  });
+
+  it('is the whole window for a sum, a rolling sum and a maximum', () => {
+    for (const peril of ['drought', 'flood', 'storm'] as const) {
+      expect(readOf(peril, '2026-05-30')).toEqual({ from: '2026-04-01', to: '2026-05-30' });
+    }
+  });
+
+  it('is nothing before the window begins', () => {
+    expect(readOf('flood', '2026-03-31')).toBeUndefined();
+  });
+});
+
+describe('the provenance of an evaluation', () => {
+  // A green April, then a dry May: the vegetation cover as of 30 May reads May only.
+  const april = dailyReadings('2026-04-01', Array(30).fill(0.9));
+  const may = dailyReadings('2026-05-01', [...Array(20).fill(0.3), ...Array(10).fill(0.31)]);
+  const mayLines = may.map(({ date, value }) => `${date},${value},1\n`).join('');
+
+  it('of a 30-day mean digests May’s readings only, as many as the evaluation says it used', () => {
+    const { from, to } = readOf('vegetation_stress', '2026-05-30', [...april, ...may])!;
+    const used = readingsUsedOf('default@1#vegetation_stress', [...april, ...may], from, to);
+    expect(used).toEqual({
+      aggregate: 'default@1#vegetation_stress',
+      readings_from: '2026-05-01',
+      readings_to: '2026-05-30',
+      readings_used: 30,
+      digest: sha256(mayLines),
+    });
+    expect(readingsUsedOf('default@1#vegetation_stress', may, from, to)).toEqual(used);
+  });
+
+  it('of a sum digests every reading of the window and none outside it', () => {
+    const rain = dailyReadings('2026-04-01', [0, 1.5, 0.25, 12]);
+    expect(
+      readingsUsedOf('default@1#drought', [reading('2026-03-31', 9), ...rain], '2026-04-01', '2026-04-04'),
+    ).toEqual({
+      aggregate: 'default@1#drought',
+      readings_from: '2026-04-01',
+      readings_to: '2026-04-04',
+      readings_used: 4,
+      digest: sha256('2026-04-01,0,1\n2026-04-02,1.5,1\n2026-04-03,0.25,1\n2026-04-04,12,1\n'),
+    });
+  });
+
+  it('digests the readings in date order, one per date, the later of two of a date as the upsert keeps', () => {
+    const shuffled = [reading('2026-04-03', 2), reading('2026-04-01', 1), reading('2026-04-03', 2.5, 2)];
+    expect(readingsUsedOf('default@1#drought', shuffled, '2026-04-01', '2026-04-03')).toMatchObject({
+      readings_used: 2,
+      digest: sha256('2026-04-01,1,1\n2026-04-03,2.5,2\n'),
+    });
+  });
+
+  it('digests no readings as the hash of nothing', () => {
+    expect(readingsDigest([])).toBe('sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});

@@ -1,0 +1,423 @@
+import {
+  type Blocks,
+  type DayTransform,
+  type IndexAggregate,
+  READING_BOUNDS,
+  type ReadingIndex,
+} from '@cropcover/contracts';
+import type { DayValue } from '../index-data/index-observation';
+import { divideRounded, MILLIONTHS, millionthsOf, smallerOf } from '../money/decimal';
+import { blockEndOffsets, type DayWindow } from './windows';
+
+// A phase's index (TERM-SHEETS.md §1.3 steps 3–6): each day of its window — read, or filled with the
+// reading's bound away from a payout — through the day transform, into blocks, aggregated. The window is
+// walked a day at a time, so the index as of any day is there without reading the window again: a live
+// evaluation walks to today, the burning cost walks a past season once and reads the index on every day.
+
+/** An exact index value: numerator / denominator millionths of the index's unit, the denominator positive
+ *  (a sum is n / 1; a mean of 7 days is n / 7). */
+export interface IndexValue {
+  readonly numerator: bigint;
+  readonly denominator: bigint;
+}
+
+/** How much of the window the readings cover (SPEC §7 Completeness). */
+export interface Coverage {
+  readonly daysWithReading: number;
+  readonly daysInWindow: number;
+}
+
+/** The index of the days read so far (an exact value) and the coverage it stands on, in one object: the
+ *  burning cost reads one on every day of 30 seasons. */
+export interface IndexReading extends IndexValue, Coverage {
+  /** Offset from the window's first day of the first day the index read (a rolling `last` reads its span). */
+  readonly readFromOffset: number;
+}
+
+const ONE_DAY = MILLIONTHS;
+
+/** The day transform as a function of a reading in millionths, and whether it is increasing. Every
+ *  transform is monotone, so the pipeline's direction is known before any reading. */
+const dayTransformOf = (
+  day: DayTransform | undefined,
+): { readonly apply: (value: bigint) => bigint; readonly increasing: boolean } => {
+  if (day === undefined) return { apply: (value) => value, increasing: true };
+  if ('cap' in day) {
+    const cap = millionthsOf(day.cap);
+    return { apply: (value) => smallerOf(value, cap), increasing: true };
+  }
+  if ('is' in day) {
+    const level = millionthsOf(day.is.value);
+    switch (day.is.op) {
+      case 'lt':
+        return { apply: (value) => (value < level ? ONE_DAY : 0n), increasing: false };
+      case 'lte':
+        return { apply: (value) => (value <= level ? ONE_DAY : 0n), increasing: false };
+      case 'gt':
+        return { apply: (value) => (value > level ? ONE_DAY : 0n), increasing: true };
+      case 'gte':
+        return { apply: (value) => (value >= level ? ONE_DAY : 0n), increasing: true };
+    }
+  }
+  if ('below' in day.exceedance) {
+    const level = millionthsOf(day.exceedance.below);
+    return { apply: (value) => (value < level ? level - value : 0n), increasing: false };
+  }
+  const level = millionthsOf(day.exceedance.above);
+  return { apply: (value) => (value > level ? value - level : 0n), increasing: true };
+};
+
+/** Whether an aggregate is an extreme, evaluated on the days present whatever their coverage. */
+export const isExtreme = (aggregate: IndexAggregate): boolean =>
+  aggregate === 'max' || aggregate === 'min' || (typeof aggregate !== 'string' && aggregate.rolling.pick !== 'last');
+
+/** An aggregate of a window walked a stretch of days at a time: `consume` takes in the days at offsets
+ *  [from, to) of the window's values (filled where missing) and whether each was read. One tight loop per
+ *  kind, so the daily walk of a season costs a few nanoseconds a day. */
+interface Aggregator {
+  consume(values: readonly bigint[], read: Uint8Array, from: number, to: number): void;
+  /** The aggregate of the days consumed, and the coverage it stands on (`days` of the window, `present`
+   *  of them read). */
+  read(days: number, present: number): IndexReading;
+}
+
+const lessThan = (a: IndexValue, b: IndexValue): boolean => a.numerator * b.denominator < b.numerator * a.denominator;
+
+const whole = (numerator: bigint, denominator: bigint, days: number, present: number): IndexReading => ({
+  numerator,
+  denominator,
+  daysWithReading: present,
+  daysInWindow: days,
+  readFromOffset: 0,
+});
+
+class DaySum implements Aggregator {
+  private total = 0n;
+  constructor(private readonly mean: boolean) {}
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    let total = this.total;
+    for (let at = from; at < to; at += 1) total += values[at]!;
+    this.total = total;
+  }
+  read(days: number, present: number): IndexReading {
+    return whole(this.total, this.mean ? BigInt(days) : 1n, days, present);
+  }
+}
+
+class DayExtreme implements Aggregator {
+  private best: bigint | undefined;
+  constructor(private readonly highest: boolean) {}
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    let best = this.best ?? values[from];
+    for (let at = from; at < to; at += 1) {
+      const value = values[at]!;
+      if (this.highest ? value > best! : value < best!) best = value;
+    }
+    this.best = best;
+  }
+  read(days: number, present: number): IndexReading {
+    return whole(this.best ?? 0n, 1n, days, present);
+  }
+}
+
+/** The longest run of days the predicate held (a day transform `is` gives 1 or 0). */
+class LongestRun implements Aggregator {
+  private run = 0;
+  private longest = 0;
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    for (let at = from; at < to; at += 1) {
+      this.run = values[at]! > 0n ? this.run + 1 : 0;
+      if (this.run > this.longest) this.longest = this.run;
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    return whole(BigInt(this.longest) * ONE_DAY, 1n, days, present);
+  }
+}
+
+/** Spans of `days` days ending on each day of the window, clipped to it: the last one, or the highest or
+ *  lowest sum or mean of them. */
+class Rolling implements Aggregator {
+  private spanSum = 0n;
+  private spanPresent = 0;
+  private bestNumerator: bigint | undefined;
+  private bestDenominator = 1n;
+  constructor(
+    private readonly rolling: {
+      readonly days: number;
+      readonly stat: 'sum' | 'mean';
+      readonly pick: 'max' | 'min' | 'last';
+    },
+  ) {}
+  consume(values: readonly bigint[], read: Uint8Array, from: number, to: number): void {
+    const { days, stat, pick } = this.rolling;
+    for (let at = from; at < to; at += 1) {
+      if (at >= days) {
+        this.spanSum -= values[at - days]!;
+        this.spanPresent -= read[at - days]!;
+      }
+      this.spanSum += values[at]!;
+      this.spanPresent += read[at]!;
+      if (pick === 'last') continue;
+      // A sum's spans compare as they are; a mean's by cross products, the first spans being shorter.
+      const length = stat === 'mean' ? BigInt(Math.min(at + 1, days)) : 1n;
+      const best = this.bestNumerator;
+      const left = best === undefined ? 0n : this.spanSum * this.bestDenominator;
+      const right = best === undefined ? 0n : best * length;
+      if (best === undefined || (pick === 'max' ? left > right : left < right)) {
+        this.bestNumerator = this.spanSum;
+        this.bestDenominator = length;
+      }
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    if (this.rolling.pick !== 'last') return whole(this.bestNumerator ?? 0n, this.bestDenominator, days, present);
+    const length = Math.min(days, this.rolling.days);
+    return {
+      numerator: this.spanSum,
+      denominator: this.rolling.stat === 'mean' ? BigInt(length) : 1n,
+      daysWithReading: this.spanPresent,
+      daysInWindow: length,
+      readFromOffset: days - length,
+    };
+  }
+}
+
+/** An exact block value in millionths, kept in lowest terms so a season of blocks adds up cheaply. */
+interface Fraction {
+  readonly numerator: bigint;
+  readonly denominator: bigint;
+}
+
+const greatestCommonDivisor = (a: bigint, b: bigint): bigint => {
+  let [x, y] = [a < 0n ? -a : a, b];
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+};
+
+const fraction = (numerator: bigint, denominator: bigint): Fraction => {
+  const divisor = greatestCommonDivisor(numerator, denominator);
+  return divisor <= 1n
+    ? { numerator, denominator }
+    : { numerator: numerator / divisor, denominator: denominator / divisor };
+};
+
+const plus = (a: Fraction, b: Fraction): Fraction =>
+  fraction(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+
+/** A block table's figures in millionths, read once. */
+interface BlockFigures {
+  readonly by: Blocks['by'];
+  readonly mean: boolean;
+  readonly vsNormal:
+    | {
+        readonly as: 'percent' | 'difference' | 'z';
+        readonly normal: readonly bigint[];
+        readonly sd: readonly bigint[];
+      }
+    | undefined;
+  readonly cap: bigint | undefined;
+  readonly weights: readonly bigint[] | undefined;
+  /** 10^(6 − round): the declared rounding's step in millionths. */
+  readonly roundStep: bigint | undefined;
+}
+
+const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
+  by: blocks.by,
+  mean: blocks.stat === 'mean',
+  vsNormal:
+    blocks.vs_normal === undefined
+      ? undefined
+      : {
+          as: blocks.vs_normal.as,
+          normal: blocks.vs_normal.normal.map(millionthsOf),
+          sd: (blocks.vs_normal.sd ?? []).map(millionthsOf),
+        },
+  cap: blocks.cap === undefined ? undefined : millionthsOf(blocks.cap),
+  weights: blocks.weights?.map(millionthsOf),
+  roundStep: blocks.round === undefined ? undefined : 10n ** BigInt(6 - blocks.round),
+});
+
+const figureAt = (figures: readonly bigint[] | undefined, block: number, what: string): bigint => {
+  const figure = figures?.[block];
+  if (figure === undefined) throw new RangeError(`no ${what} for block ${block + 1}`);
+  return figure;
+};
+
+/** The value of one block from its days (stat → vs normal → cap → × weight → declared rounding). */
+const blockValue = (blocks: BlockFigures, block: number, sum: bigint, days: number): Fraction => {
+  let value = blocks.mean ? fraction(sum, BigInt(days)) : { numerator: sum, denominator: 1n };
+  const normal = blocks.vsNormal;
+  if (normal !== undefined) {
+    const level = figureAt(normal.normal, block, 'normal');
+    const difference = value.numerator - level * value.denominator;
+    if (normal.as === 'percent') value = fraction(value.numerator * 100n * MILLIONTHS, value.denominator * level);
+    else if (normal.as === 'difference') value = fraction(difference, value.denominator);
+    else value = fraction(difference * MILLIONTHS, value.denominator * figureAt(normal.sd, block, 'sd'));
+  }
+  if (blocks.cap !== undefined && value.numerator > blocks.cap * value.denominator) {
+    value = { numerator: blocks.cap, denominator: 1n };
+  }
+  if (blocks.weights !== undefined) {
+    value = fraction(value.numerator * figureAt(blocks.weights, block, 'weight'), value.denominator * MILLIONTHS);
+  }
+  if (blocks.roundStep !== undefined) {
+    const step = blocks.roundStep;
+    value = { numerator: divideRounded(value.numerator, value.denominator * step) * step, denominator: 1n };
+  }
+  return value;
+};
+
+/** Blocks of the window (dekads, months, n days), each valued from its days so far, aggregated. */
+class BlockAggregate implements Aggregator {
+  private block = 0;
+  private blockSum = 0n;
+  private blockDays = 0;
+  private completedTotal: Fraction = { numerator: 0n, denominator: 1n };
+  private completedBest: Fraction | undefined;
+  constructor(
+    private readonly blocks: BlockFigures,
+    private readonly ends: readonly number[],
+    private readonly aggregate: 'sum' | 'mean' | 'max' | 'min',
+  ) {}
+  private better(a: Fraction | undefined, b: Fraction): Fraction {
+    if (a === undefined) return b;
+    return (this.aggregate === 'max' ? lessThan(a, b) : lessThan(b, a)) ? b : a;
+  }
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    for (let at = from; at < to; at += 1) {
+      this.blockSum += values[at]!;
+      this.blockDays += 1;
+      if (at < this.ends[this.block]!) continue;
+      const done = blockValue(this.blocks, this.block, this.blockSum, this.blockDays);
+      this.completedTotal = plus(this.completedTotal, done);
+      this.completedBest = this.better(this.completedBest, done);
+      this.block += 1;
+      this.blockSum = 0n;
+      this.blockDays = 0;
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    const partial = this.blockDays > 0 ? blockValue(this.blocks, this.block, this.blockSum, this.blockDays) : undefined;
+    const count = this.block + (partial === undefined ? 0 : 1);
+    let value: Fraction;
+    if (this.aggregate === 'sum' || this.aggregate === 'mean') {
+      const total = partial === undefined ? this.completedTotal : plus(this.completedTotal, partial);
+      value =
+        this.aggregate === 'mean' ? fraction(total.numerator, total.denominator * BigInt(Math.max(count, 1))) : total;
+    } else {
+      value = (partial === undefined ? this.completedBest : this.better(this.completedBest, partial)) ?? {
+        numerator: 0n,
+        denominator: 1n,
+      };
+    }
+    return whole(value.numerator, value.denominator, days, present);
+  }
+}
+
+const aggregatorOf = (aggregate: IndexAggregate, blocks: BlockFigures | undefined, window: DayWindow): Aggregator => {
+  if (blocks !== undefined) {
+    if (typeof aggregate !== 'string' || aggregate === 'longest_run') {
+      throw new RangeError('blocks are aggregated by sum, mean, max or min');
+    }
+    return new BlockAggregate(blocks, blockEndOffsets(blocks.by, window), aggregate);
+  }
+  if (typeof aggregate !== 'string') return new Rolling(aggregate.rolling);
+  switch (aggregate) {
+    case 'sum':
+    case 'mean':
+      return new DaySum(aggregate === 'mean');
+    case 'max':
+    case 'min':
+      return new DayExtreme(aggregate === 'max');
+    case 'longest_run':
+      return new LongestRun();
+  }
+};
+
+/** What a phase's index is made of. */
+export interface IndexPipeline {
+  readonly reading: ReadingIndex;
+  readonly day?: DayTransform | undefined;
+  readonly blocks?: Blocks | undefined;
+  readonly aggregate: IndexAggregate;
+  /** Which way the phase pays: a missing day is filled to push the index the other way. */
+  readonly paysWhen: 'below' | 'above';
+}
+
+/** A pipeline with its figures read once: what every window of the phase walks with. */
+export interface CompiledPipeline {
+  /** The day transform; undefined when the phase has none. */
+  readonly transform: ((value: bigint) => bigint) | undefined;
+  /** What a day without a reading counts as, transformed. */
+  readonly fill: bigint;
+  readonly aggregate: IndexAggregate;
+  readonly blocks: BlockFigures | undefined;
+}
+
+/** A day without a reading takes the reading's bound away from a payout, through the day transform
+ *  (TERM-SHEETS.md §1.3 step 5): a gap can hide a payout, never make one. */
+export const compilePipeline = (pipeline: IndexPipeline): CompiledPipeline => {
+  const transform = dayTransformOf(pipeline.day);
+  const bounds = READING_BOUNDS[pipeline.reading];
+  // Index up with the readings and paying below: the upper bound; the other way round the lower one.
+  const fillWithMaximum = (pipeline.paysWhen === 'below') === transform.increasing;
+  return {
+    transform: pipeline.day === undefined ? undefined : transform.apply,
+    fill: transform.apply(millionthsOf(fillWithMaximum ? bounds.max : bounds.min)),
+    aggregate: pipeline.aggregate,
+    blocks: pipeline.blocks === undefined ? undefined : blockFiguresOf(pipeline.blocks),
+  };
+};
+
+/** The index of one phase over its window, walked a day at a time from the window's first day. */
+export interface PhaseIndexer {
+  /** Takes in every day up to `day` (clipped to the window); days only move forward. */
+  advanceTo(day: number): void;
+  /** The index of the days taken in so far; undefined before the first. */
+  read(): IndexReading | undefined;
+}
+
+/** Walks `window` over `readings` (one per day, by day; any range). */
+export const phaseIndexer = (
+  pipeline: CompiledPipeline,
+  window: DayWindow,
+  readings: readonly DayValue[],
+): PhaseIndexer => {
+  const { transform, fill } = pipeline;
+  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window);
+  const length = window.endDay - window.startDay + 1;
+  const values = new Array<bigint>(length);
+  const read = new Uint8Array(length);
+  let low = 0;
+  let high = readings.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (readings[middle]![0] < window.startDay) low = middle + 1;
+    else high = middle;
+  }
+  let next = low;
+  // Offsets of the window taken in so far, and how many of them had a reading.
+  let taken = 0;
+  let present = 0;
+  return {
+    advanceTo: (until) => {
+      const last = Math.min(until, window.endDay) - window.startDay + 1;
+      if (last <= taken) return;
+      for (let at = taken; at < last; at += 1) {
+        const reading = readings[next];
+        if (reading !== undefined && reading[0] === window.startDay + at) {
+          values[at] = transform === undefined ? reading[1] : transform(reading[1]);
+          read[at] = 1;
+          present += 1;
+          next += 1;
+        } else {
+          values[at] = fill;
+        }
+      }
+      aggregator.consume(values, read, taken, last);
+      taken = last;
+    },
+    read: () => (taken === 0 ? undefined : aggregator.read(taken, present)),
+  };
+};

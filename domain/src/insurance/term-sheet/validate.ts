@@ -1,0 +1,378 @@
+import type { Cover, Level, Phase, StepRow, TermSheet } from '@cropcover/contracts';
+import { type CoverTerm, termDays } from '../calendar/cover-term';
+import { millionthsOf } from '../money/decimal';
+import { directionOf, levelOf } from './payout-map';
+import { amountUnitsOf, unitsOfSumInsured } from './sheet-money';
+import {
+  blockEndOffsets,
+  type DayWindow,
+  isBlockAligned,
+  isSowingAnchored,
+  resolveDate,
+  resolveWindow,
+  seasonStartingIn,
+} from './windows';
+
+// The rules of a term sheet (TERM-SHEETS.md §2.2) beyond its shape, which zod checked: each rule broken is
+// one error, so a product designer sees everything wrong with a sheet at once. An invalid sheet is a 422
+// `invalid_term_sheet`; windows of a sheet without a season can only be checked on a term (quote, issue).
+
+export type TermSheetRule =
+  | 'trigger_exit_order'
+  | 'phases_overlap'
+  | 'window_outside_term'
+  | 'window_empty'
+  | 'limit_exceeds_sum_insured'
+  | 'limit_exceeds_cover_limit'
+  | 'steps_invalid'
+  | 'premature_settlement'
+  | 'blocks_misaligned'
+  | 'blocks_arity'
+  | 'normal_not_positive'
+  | 'aggregate_invalid'
+  | 'duplicate_peril'
+  | 'duplicate_phase'
+  | 'season_too_long'
+  | 'sowing_invalid';
+
+export interface TermSheetError {
+  /** Dotted, from the sheet's root: `covers.0.phases.1.payout.linear.exit`. */
+  readonly path: string;
+  readonly message: string;
+  readonly code: TermSheetRule;
+}
+
+const MAX_SEASON_DAYS = 366;
+
+type Path = readonly (string | number)[];
+const error = (path: Path, code: TermSheetRule, message: string): TermSheetError => ({
+  path: path.join('.'),
+  message,
+  code,
+});
+
+/** Levels compared on `days` of window, or undefined when one is per day and the days are not known. */
+const levelsOn = (a: Level, b: Level, days: number | undefined): [bigint, bigint] | undefined => {
+  if (days !== undefined) return [levelOf(a, days), levelOf(b, days)];
+  if (typeof a === 'number' && typeof b === 'number') return [millionthsOf(a), millionthsOf(b)];
+  if (typeof a !== 'number' && typeof b !== 'number')
+    return [millionthsOf(a.per_window_day), millionthsOf(b.per_window_day)];
+  return undefined;
+};
+
+const stepErrors = (steps: readonly StepRow[], path: Path): TermSheetError[] => {
+  const first = steps[0]!;
+  const last = steps.at(-1)!;
+  const openBelow = first.from === undefined;
+  const openAbove = last.to === undefined;
+  if (openBelow && openAbove) {
+    return [error(path, 'steps_invalid', 'a step table is open at one end only: the side it pays on')];
+  }
+  if (!openBelow && !openAbove) {
+    return [
+      error(
+        path,
+        'steps_invalid',
+        'a step table reaches to one end (no `from` on the first row, or no `to` on the last): the side it pays on',
+      ),
+    ];
+  }
+  const errors: TermSheetError[] = [];
+  steps.forEach((row, at) => {
+    const rowPath = [...path, at];
+    if ((at > 0 && row.from === undefined) || (at < steps.length - 1 && row.to === undefined)) {
+      errors.push(error(rowPath, 'steps_invalid', 'only the table’s open end may leave `from` or `to` out'));
+    }
+    if (row.from !== undefined && row.to !== undefined && row.from >= row.to) {
+      errors.push(error(rowPath, 'steps_invalid', '`from` must be below `to`'));
+    }
+    const previous = steps[at - 1];
+    if (previous === undefined) return;
+    if (previous.to !== undefined && row.from !== undefined && previous.to !== row.from) {
+      errors.push(
+        error(
+          rowPath,
+          'steps_invalid',
+          `rows must follow each other without gap or overlap: ${previous.to} then ${row.from}`,
+        ),
+      );
+    }
+    // Away from the side that pays nothing, a row pays at least what the one before it pays.
+    const paysLess = openBelow ? row.pay > previous.pay : row.pay < previous.pay;
+    if (paysLess)
+      errors.push(error([...rowPath, 'pay'], 'steps_invalid', 'pays less further from the side that pays nothing'));
+  });
+  return errors;
+};
+
+const payoutErrors = (phase: Phase, path: Path, windowDays: number | undefined): TermSheetError[] => {
+  const { payout } = phase;
+  if (!('linear' in payout)) return 'steps' in payout ? stepErrors(payout.steps, [...path, 'steps']) : [];
+  const { direction, trigger, exit } = payout.linear;
+  const levels = levelsOn(trigger, exit, windowDays);
+  if (levels === undefined) return [];
+  const [at, to] = levels;
+  const ordered = direction === 'below' ? to < at : to > at;
+  return ordered
+    ? []
+    : [
+        error(
+          [...path, 'linear', 'exit'],
+          'trigger_exit_order',
+          `a linear map paying ${direction} its trigger needs an exit ${direction} it (a digital is a step)`,
+        ),
+      ];
+};
+
+const limitErrors = (sheet: TermSheet): TermSheetError[] => {
+  const units = amountUnitsOf(sheet.amounts);
+  const whole = unitsOfSumInsured(sheet.amounts);
+  const within = (amount: number, path: Path): TermSheetError[] =>
+    units(amount) > whole
+      ? [
+          error(
+            path,
+            'limit_exceeds_sum_insured',
+            sheet.amounts.unit === 'share'
+              ? 'is more than the whole sum insured (1)'
+              : 'is more than the basis sum insured',
+          ),
+        ]
+      : [];
+  return [
+    ...(sheet.limit === undefined ? [] : within(sheet.limit, ['limit'])),
+    ...sheet.covers.flatMap((cover, at) => [
+      ...within(cover.limit, ['covers', at, 'limit']),
+      ...cover.phases.flatMap((phase, index) => {
+        const path = ['covers', at, 'phases', index];
+        const steps = 'steps' in phase.payout ? phase.payout.steps : [];
+        return [
+          ...within(phase.limit, [...path, 'limit']),
+          ...(units(phase.limit) > units(cover.limit)
+            ? [error([...path, 'limit'], 'limit_exceeds_cover_limit', 'is more than its cover’s limit')]
+            : []),
+          ...steps.flatMap((row, step) => {
+            const rowPath = [...path, 'payout', 'steps', step, 'pay'];
+            return [
+              ...within(row.pay, rowPath),
+              ...(units(row.pay) > units(phase.limit)
+                ? [error(rowPath, 'limit_exceeds_cover_limit', 'pays more than its phase’s limit')]
+                : []),
+            ];
+          }),
+        ];
+      }),
+    ]),
+  ];
+};
+
+const phaseErrors = (cover: Cover, phase: Phase, path: Path): TermSheetError[] => {
+  const errors: TermSheetError[] = [];
+  const { aggregate, blocks, day } = phase;
+  if (aggregate === 'longest_run' && (day === undefined || !('is' in day))) {
+    errors.push(
+      error([...path, 'aggregate'], 'aggregate_invalid', 'a longest run counts days of a predicate: it needs `day.is`'),
+    );
+  }
+  if (blocks !== undefined && (typeof aggregate !== 'string' || aggregate === 'longest_run')) {
+    errors.push(error([...path, 'aggregate'], 'aggregate_invalid', 'blocks are aggregated by sum, mean, max or min'));
+  }
+  const settle = phase.settle ?? 'any_time';
+  const summed = aggregate === 'sum' || aggregate === 'mean' || blocks !== undefined;
+  if (directionOf(phase.payout) === 'below' && summed && settle !== 'window_closed') {
+    errors.push(
+      error(
+        [...path, 'settle'],
+        'premature_settlement',
+        'a deficit over a sum, a mean or blocks settles when its window closes: a window half gone looks dry',
+      ),
+    );
+  }
+  const normal = blocks?.vs_normal;
+  if (normal?.as === 'percent' && normal.normal.some((value) => value <= 0)) {
+    errors.push(
+      error(
+        [...path, 'blocks', 'vs_normal', 'normal'],
+        'normal_not_positive',
+        'a percent of normal needs normals above 0',
+      ),
+    );
+  }
+  if (normal?.as === 'z' && (normal.sd ?? []).some((value) => value <= 0)) {
+    errors.push(
+      error(
+        [...path, 'blocks', 'vs_normal', 'sd'],
+        'normal_not_positive',
+        'a z-score needs standard deviations above 0',
+      ),
+    );
+  }
+  if (normal?.as === 'z' && normal.sd === undefined) {
+    errors.push(
+      error([...path, 'blocks', 'vs_normal', 'sd'], 'blocks_arity', 'a z-score needs a standard deviation per block'),
+    );
+  }
+  if (cover.sowing === undefined && isSowingAnchored(phase.window)) {
+    errors.push(error([...path, 'window'], 'sowing_invalid', 'a window anchored on sowing needs the cover’s `sowing`'));
+  }
+  return errors;
+};
+
+const outside = (window: DayWindow, term: CoverTerm): boolean => window.start < term.start || window.end > term.end;
+
+/** The windows of a cover on one term (and, for windows anchored on sowing, one sowing date). */
+const windowErrorsOn = (
+  cover: Cover,
+  path: Path,
+  term: CoverTerm,
+  sowingDate: string | undefined,
+): TermSheetError[] => {
+  const errors: TermSheetError[] = [];
+  let previous: DayWindow | undefined;
+  cover.phases.forEach((phase, index) => {
+    const phasePath = [...path, 'phases', index, 'window'];
+    const window = resolveWindow(phase.window, term, sowingDate);
+    if (window === undefined) return;
+    if (window.end < window.start) {
+      errors.push(error(phasePath, 'window_empty', `ends (${window.end}) before it starts (${window.start})`));
+      return;
+    }
+    if (outside(window, term)) {
+      errors.push(
+        error(
+          phasePath,
+          'window_outside_term',
+          `${window.start} … ${window.end} is not within ${term.start} … ${term.end}`,
+        ),
+      );
+    }
+    if (previous !== undefined && window.start <= previous.end) {
+      errors.push(
+        error(
+          phasePath,
+          'phases_overlap',
+          `starts (${window.start}) before the phase before it ends (${previous.end})`,
+        ),
+      );
+    }
+    previous = window;
+    if (typeof phase.aggregate !== 'string' && phase.aggregate.rolling.days > window.endDay - window.startDay + 1) {
+      errors.push(
+        error([...path, 'phases', index, 'aggregate'], 'aggregate_invalid', 'rolls over more days than its window has'),
+      );
+    }
+    if (phase.blocks !== undefined) {
+      const blocksPath = [...path, 'phases', index, 'blocks'];
+      if (!isBlockAligned(phase.blocks.by, window)) {
+        errors.push(
+          error(
+            blocksPath,
+            'blocks_misaligned',
+            `${window.start} … ${window.end} does not start and end on block boundaries`,
+          ),
+        );
+      }
+      const count = blockEndOffsets(phase.blocks.by, window).length;
+      const lists = {
+        normal: phase.blocks.vs_normal?.normal,
+        sd: phase.blocks.vs_normal?.sd,
+        weights: phase.blocks.weights,
+      };
+      for (const [name, list] of Object.entries(lists)) {
+        if (list !== undefined && list.length !== count) {
+          errors.push(error([...blocksPath, name], 'blocks_arity', `has ${list.length} entries for ${count} blocks`));
+        }
+      }
+    }
+  });
+  return errors;
+};
+
+/** Each error once, in the order found: a window checked at both ends of a sowing range, or in two years,
+ *  breaks its rule once. */
+const once = (errors: readonly TermSheetError[]): TermSheetError[] => {
+  const seen = new Set<string>();
+  return errors.filter((found) => {
+    const key = `${found.path}|${found.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+/** The windows of every cover on a term: within it, not empty, in order, blocks on their boundaries, no
+ *  longer than what rolls over them. A sowing range must lie in the term too, and windows anchored on it
+ *  are checked at both ends of it. */
+export const windowErrors = (sheet: TermSheet, term: CoverTerm): TermSheetError[] =>
+  once(
+    sheet.covers.flatMap((cover, at) => {
+      const path = ['covers', at];
+      if (cover.sowing === undefined) return windowErrorsOn(cover, path, term, undefined);
+      const from = resolveDate(cover.sowing.from, term, undefined);
+      const to = resolveDate(cover.sowing.to, term, undefined);
+      if (from === undefined || to === undefined) return windowErrorsOn(cover, path, term, undefined);
+      const sowingPath = [...path, 'sowing'];
+      return [
+        ...(to < from ? [error(sowingPath, 'window_empty', `ends (${to}) before it starts (${from})`)] : []),
+        ...(from < term.start || to > term.end
+          ? [error(sowingPath, 'window_outside_term', `${from} … ${to} is not within ${term.start} … ${term.end}`)]
+          : []),
+        ...windowErrorsOn(cover, path, term, from),
+        ...windowErrorsOn(cover, path, term, to),
+      ];
+    }),
+  );
+
+/** A year whose season reaches into a leap February, and one whose does not: `02-29` is both. */
+const CHECKED_YEARS = [2023, 2025];
+
+/** Every rule of TERM-SHEETS.md §2.2 the sheet breaks, one error each; empty when it is valid. */
+export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
+  const errors: TermSheetError[] = [];
+  const perils = new Set<string>();
+  sheet.covers.forEach((cover, at) => {
+    const path = ['covers', at];
+    if (perils.has(cover.peril))
+      errors.push(error([...path, 'peril'], 'duplicate_peril', `${cover.peril} has another cover`));
+    perils.add(cover.peril);
+    if (cover.sowing !== undefined) {
+      if (cover.reading !== 'rainfall_mm') {
+        errors.push(
+          error(
+            [...path, 'sowing'],
+            'sowing_invalid',
+            'sowing is detected from rainfall: the cover reads another index',
+          ),
+        );
+      }
+      if ([cover.sowing.from, cover.sowing.to].some((ref) => typeof ref !== 'string' && ref.anchor === 'sowing')) {
+        errors.push(error([...path, 'sowing'], 'sowing_invalid', 'the sowing range cannot be anchored on sowing'));
+      }
+    }
+    const ids = new Set<string>();
+    cover.phases.forEach((phase, index) => {
+      const phasePath = [...path, 'phases', index];
+      if (ids.has(phase.id))
+        errors.push(error([...phasePath, 'id'], 'duplicate_phase', `${phase.id} names another phase`));
+      ids.add(phase.id);
+      errors.push(...phaseErrors(cover, phase, phasePath));
+      const days =
+        sheet.season === undefined
+          ? undefined
+          : ((window) => (window === undefined ? undefined : window.endDay - window.startDay + 1))(
+              resolveWindow(phase.window, seasonStartingIn(sheet.season, CHECKED_YEARS[0]!), undefined),
+            );
+      errors.push(...payoutErrors(phase, [...phasePath, 'payout'], days));
+    });
+  });
+  errors.push(...limitErrors(sheet));
+  if (sheet.season !== undefined) {
+    const seasons = CHECKED_YEARS.map((year) => seasonStartingIn(sheet.season!, year));
+    if (seasons.some((season) => termDays(season) > MAX_SEASON_DAYS)) {
+      errors.push(error(['season'], 'season_too_long', `a season is at most ${MAX_SEASON_DAYS} days`));
+    } else {
+      errors.push(...seasons.flatMap((season) => windowErrors(sheet, season)));
+    }
+  }
+  return once(errors);
+};

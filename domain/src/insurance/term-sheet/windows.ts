@@ -1,0 +1,148 @@
+import type { Blocks, DateRef, MonthDay, Sowing } from '@cropcover/contracts';
+import { addDays, dateOfDay, dayNumber, earlierDate } from '../calendar/calendar-date';
+import type { CoverTerm } from '../calendar/cover-term';
+import type { DayValue } from '../index-data/index-observation';
+import { millionthsOf } from '../money/decimal';
+
+// Where a phase reads (TERM-SHEETS.md §1.3 step 1): dates of the sheet resolved against the term — `MM-DD`
+// at its first occurrence on or after term start, anchors plus days — and the blocks a window splits into.
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+const dateInYear = (monthDay: MonthDay, year: number): string => {
+  const day = monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay;
+  return `${String(year).padStart(4, '0')}-${day}`;
+};
+
+/** `MM-DD` at its first occurrence on or after `from`; `02-29` is the last day of February. */
+export const monthDayOnOrAfter = (monthDay: MonthDay, from: string): string => {
+  const year = Number(from.slice(0, 4));
+  const date = dateInYear(monthDay, year);
+  return date >= from ? date : dateInYear(monthDay, year + 1);
+};
+
+/** A date of the sheet on this term; undefined while it is anchored on a sowing date not known yet. */
+export const resolveDate = (ref: DateRef, term: CoverTerm, sowingDate: string | undefined): string | undefined => {
+  if (typeof ref === 'string') return monthDayOnOrAfter(ref, term.start);
+  switch (ref.anchor) {
+    case 'term_start':
+      return ref.days === 0 ? term.start : addDays(term.start, ref.days);
+    case 'term_end':
+      return ref.days === 0 ? term.end : addDays(term.end, ref.days);
+    case 'sowing':
+      return sowingDate === undefined ? undefined : addDays(sowingDate, ref.days);
+  }
+};
+
+export const isSowingAnchored = (window: { readonly from: DateRef; readonly to: DateRef }): boolean =>
+  [window.from, window.to].some((ref) => typeof ref !== 'string' && ref.anchor === 'sowing');
+
+/** Dates both included, and their day numbers. */
+export interface DayWindow {
+  readonly start: string;
+  readonly end: string;
+  readonly startDay: number;
+  readonly endDay: number;
+}
+
+export const dayWindow = (start: string, end: string): DayWindow => ({
+  start,
+  end,
+  startDay: dayNumber(start),
+  endDay: dayNumber(end),
+});
+
+/** A window of the sheet on this term; undefined while anchored on a sowing date not known yet. */
+export const resolveWindow = (
+  window: { readonly from: DateRef; readonly to: DateRef },
+  term: CoverTerm,
+  sowingDate: string | undefined,
+): DayWindow | undefined => {
+  const start = resolveDate(window.from, term, sowingDate);
+  const end = resolveDate(window.to, term, sowingDate);
+  return start === undefined || end === undefined ? undefined : dayWindow(start, end);
+};
+
+/** A sheet's fixed season in the year it starts: to the first `to` after `from` (so `07-01` to `07-01`
+ *  is a year and a day, too long across a 29 February). */
+export const seasonStartingIn = (
+  season: { readonly from: MonthDay; readonly to: MonthDay },
+  year: number,
+): CoverTerm => {
+  const start = dateInYear(season.from, year);
+  return { start, end: monthDayOnOrAfter(season.to, addDays(start, 1)) };
+};
+
+/** The first season of the sheet starting on or after `from`. */
+export const seasonStartingOnOrAfter = (
+  season: { readonly from: MonthDay; readonly to: MonthDay },
+  from: string,
+): CoverTerm => seasonStartingIn(season, Number(monthDayOnOrAfter(season.from, from).slice(0, 4)));
+
+const lastDayOfMonth = (date: string): string => {
+  const [year, month] = date.split('-').map(Number) as [number, number];
+  return dateOfDay(dayNumber(`${month === 12 ? year + 1 : year}-${String((month % 12) + 1).padStart(2, '0')}-01`) - 1);
+};
+
+/** The last day of the block holding `date`. */
+const blockEnd = (by: Blocks['by'], date: string, blockStart: string): string => {
+  if (typeof by !== 'string') return addDays(blockStart, by.days - 1);
+  const day = Number(date.slice(8, 10));
+  if (by === 'month' || day > 20) return lastDayOfMonth(date);
+  return `${date.slice(0, 8)}${day > 10 ? '20' : '10'}`;
+};
+
+/** The day offsets, from the window's first day, of each block's last day: dekads end on the 10th, the
+ *  20th and the month's last day, months on their last day, `days` blocks every so many days from the
+ *  window's start. A window off those boundaries cuts its first and last blocks short. */
+export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] => {
+  const ends: number[] = [];
+  for (let start = window.start; start <= window.end; ) {
+    const end = blockEnd(by, start, start);
+    const clipped = earlierDate(end, window.end);
+    ends.push(dayNumber(clipped) - window.startDay);
+    start = addDays(clipped, 1);
+  }
+  return ends;
+};
+
+/** Whether the window starts and ends on block boundaries. */
+export const isBlockAligned = (by: Blocks['by'], window: DayWindow): boolean => {
+  if (typeof by !== 'string') return (window.endDay - window.startDay + 1) % by.days === 0;
+  const startsBlock =
+    by === 'month' ? window.start.endsWith('-01') : ['01', '11', '21'].includes(window.start.slice(8));
+  return startsBlock && blockEnd(by, window.end, window.end) === window.end;
+};
+
+/** Where a cover's sowing stands as of a day: found, fallen back to the end of its range, or pending. */
+export interface SowingDate {
+  /** The sowing date; undefined while pending. */
+  readonly date: string | undefined;
+  /** The range it was looked for in: [from, to] of the sheet on this term. */
+  readonly range: DayWindow;
+}
+
+/** The sowing date as of `asOfDay` (TERM-SHEETS.md §1.3 step 1): the first day d of [from, to] whose rain
+ *  over the `rolling_days` days ending on d (within the range; a day without a reading adds nothing)
+ *  reaches `at_least`; else `to` once it has passed; pending before that. */
+export const sowingDateAsOf = (
+  sowing: Sowing,
+  term: CoverTerm,
+  rain: readonly DayValue[],
+  asOfDay: number,
+): SowingDate => {
+  const range = dayWindow(resolveDate(sowing.from, term, undefined)!, resolveDate(sowing.to, term, undefined)!);
+  const atLeast = millionthsOf(sowing.at_least);
+  const lastDay = Math.min(range.endDay, asOfDay);
+  let sum = 0n;
+  let first = 0;
+  let next = 0;
+  while (next < rain.length && rain[next]![0] < range.startDay) next += 1;
+  first = next;
+  for (let day = range.startDay; day <= lastDay; day += 1) {
+    for (; next < rain.length && rain[next]![0] <= day; next += 1) sum += rain[next]![1];
+    for (; first < next && rain[first]![0] <= day - sowing.rolling_days; first += 1) sum -= rain[first]![1];
+    if (sum >= atLeast) return { date: dateOfDay(day), range };
+  }
+  return { date: asOfDay >= range.endDay ? range.end : undefined, range };
+};

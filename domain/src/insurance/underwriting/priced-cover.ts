@@ -1,0 +1,175 @@
+import { isIsoCurrency, type Peril, type TriggerTerms } from '@cropcover/contracts';
+import { DomainError } from '../../domain-error';
+import type { Farm, RegisteredFarm } from '../../farms/farm';
+import { addDays, shiftYearsBack } from '../calendar/calendar-date';
+import { type CoverTerm, termDays } from '../calendar/cover-term';
+import type { ReadingHistory } from '../index-data/reading-history';
+import { toMinorUnits } from '../money/minor-units';
+import { type Pricing, type PricingRequest, priceQuote, type RateCover, rateCover } from '../pricing/pricing';
+import { DEFAULT_PRODUCT, triggerTermsFor } from '../term-sheet/builtin';
+import { type ProductTerms, productCover } from '../term-sheet/product';
+import { windowErrors } from '../term-sheet/validate';
+import { seasonStartingIn, seasonStartingOnOrAfter } from '../term-sheet/windows';
+import { refuseKnownLoss } from './known-loss';
+
+export const MAX_TERM_DAYS = 366;
+/** Cover may start at most this many days before today (SPEC §7: no retroactive cover). */
+export const MAX_BACKDATING_DAYS = 7;
+const DEFAULT_CURRENCY = 'USD';
+
+/** What quote and issue both ask for, so they cannot price differently. */
+export interface CoverRequest {
+  readonly farm: Farm;
+  readonly perils: readonly Peril[];
+  /** Major units of the currency, as on the wire. */
+  readonly sumInsured: number;
+  readonly currency: string | undefined;
+  readonly term: CoverTerm;
+  readonly today: string;
+  readonly history: ReadingHistory;
+  /** Rates the cover; `rateCover` when absent. */
+  readonly rateCover?: RateCover;
+}
+
+export interface PricedCover {
+  readonly farm: RegisteredFarm;
+  readonly product: ProductTerms;
+  readonly currency: string;
+  readonly sumInsuredMinor: number;
+  readonly term: CoverTerm;
+  /** The `default` product's covers as trigger terms (what `PolicyIssued.triggers` has always held);
+   *  empty for any other product. */
+  readonly triggers: readonly TriggerTerms[];
+  readonly pricing: Pricing;
+}
+
+/** The term a quote prices when none is given: the product's next season starting no earlier than the
+ *  backdating allows, or one year from today, both ends included. */
+export const defaultQuoteTerm = (today: string, product: ProductTerms = DEFAULT_PRODUCT): CoverTerm =>
+  product.sheet.season === undefined
+    ? { start: today, end: addDays(shiftYearsBack(today, -1), -1) }
+    : seasonStartingOnOrAfter(product.sheet.season, addDays(today, -MAX_BACKDATING_DAYS));
+
+const checkTerm = (term: CoverTerm, today: string): void => {
+  if (term.end <= term.start) {
+    throw new DomainError('rejected', 'invalid_term', 'term_end must be after term_start');
+  }
+  if (termDays(term) > MAX_TERM_DAYS) {
+    throw new DomainError('rejected', 'invalid_term', `the term may cover at most ${MAX_TERM_DAYS} days`);
+  }
+  if (term.start < addDays(today, -MAX_BACKDATING_DAYS)) {
+    throw new DomainError(
+      'rejected',
+      'retroactive_cover',
+      `term_start may be at most ${MAX_BACKDATING_DAYS} days before today (${today})`,
+    );
+  }
+};
+
+/** TERM-SHEETS.md §2.3: the perils are covers of the product, every required one is there, the term is
+ *  the product's season in one year (when it has one) and holds every window. */
+const checkProduct = ({ sheet }: ProductTerms, perils: readonly Peril[], term: CoverTerm): void => {
+  for (const peril of perils) productCover(sheet, peril);
+  const missing = sheet.covers.filter((cover) => cover.required === true && !perils.includes(cover.peril));
+  if (missing.length > 0) {
+    throw new DomainError(
+      'rejected',
+      'required_peril_missing',
+      `the product requires ${missing.map((cover) => cover.peril).join(', ')} in perils`,
+    );
+  }
+  if (sheet.season !== undefined) {
+    const season = seasonStartingIn(sheet.season, Number(term.start.slice(0, 4)));
+    if (season.start !== term.start || season.end !== term.end) {
+      throw new DomainError(
+        'rejected',
+        'term_not_product_season',
+        `the product's season runs ${sheet.season.from} to ${sheet.season.to}: a term of ${season.start} to ${season.end}`,
+      );
+    }
+  }
+  // A rolling index longer than a short term is allowed: the default product's 30-day NDVI mean on a
+  // 10-day term reads the days there are, as it always has.
+  const outside = windowErrors(
+    { ...sheet, covers: sheet.covers.filter((cover) => perils.includes(cover.peril)) },
+    term,
+  ).filter((found) => found.code !== 'aggregate_invalid');
+  if (outside.length > 0) {
+    throw new DomainError(
+      'rejected',
+      'window_outside_term',
+      `the term ${term.start} to ${term.end} does not hold the product's windows: ${outside
+        .map((found) => `${found.path} ${found.message}`)
+        .join('; ')}`,
+    );
+  }
+};
+
+const checkCurrency = ({ sheet }: ProductTerms, currency: string): void => {
+  if (sheet.amounts.unit === 'minor' && sheet.amounts.currency !== currency) {
+    throw new DomainError(
+      'rejected',
+      'currency_mismatch',
+      `the product's amounts are in ${sheet.amounts.currency}: it sells in ${sheet.amounts.currency}, not ${currency}`,
+    );
+  }
+};
+
+const priceRated = (request: PricingRequest, product: ProductTerms, rate: RateCover): Pricing =>
+  priceQuote(request, product, rate(request, product));
+
+/** The farm a cover is written on: 404 when the registry does not hold it. */
+export const registeredFarmOf = (farm: Farm): RegisteredFarm => {
+  if (farm.status !== 'registered') throw new DomainError('not_found', 'not_found', 'no such farm');
+  return farm;
+};
+
+/** Checks a cover against the farm, the product, the term rules and the data already in (known loss) and
+ *  prices it. `history` holds every reading of each peril's data, today's included. */
+export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAULT_PRODUCT): PricedCover => {
+  const farm = registeredFarmOf(request.farm);
+  if (!farm.isActive) throw new DomainError('rejected', 'farm_inactive', `farm ${farm.farmId} is not active`);
+  if (request.perils.length === 0 || new Set(request.perils).size !== request.perils.length) {
+    throw new DomainError('rejected', 'invalid_perils', 'perils must be a non-empty list without repeats');
+  }
+  checkTerm(request.term, request.today);
+  checkProduct(product, request.perils, request.term);
+  const currency =
+    request.currency ??
+    (product.sheet.amounts.unit === 'minor' ? product.sheet.amounts.currency : undefined) ??
+    farm.attributes.currency ??
+    DEFAULT_CURRENCY;
+  // A farm registered while validation trusted the runtime's ICU may name a code since withdrawn.
+  if (!isIsoCurrency(currency)) {
+    throw new DomainError(
+      'rejected',
+      'invalid_currency',
+      `the farm's currency ${currency} is not an active ISO 4217 code; name one in currency`,
+    );
+  }
+  checkCurrency(product, currency);
+  const sumInsuredMinor = toMinorUnits(request.sumInsured, currency);
+  if (sumInsuredMinor <= 0) throw new DomainError('rejected', 'invalid_amount', 'sum_insured must be greater than 0');
+  refuseKnownLoss(product.sheet, request.perils, request.history, request.term, request.today);
+  const isDefault = product.ref.product_id === DEFAULT_PRODUCT.ref.product_id;
+  return {
+    farm,
+    product,
+    currency,
+    sumInsuredMinor,
+    term: request.term,
+    triggers: isDefault ? request.perils.map((peril) => triggerTermsFor(peril, request.term, product.sheet)) : [],
+    pricing: priceRated(
+      {
+        perils: request.perils,
+        sumInsuredMinor,
+        hasIrrigation: farm.attributes.has_irrigation,
+        term: request.term,
+        today: request.today,
+        history: request.history,
+      },
+      product,
+      request.rateCover ?? rateCover,
+    ),
+  };
+};

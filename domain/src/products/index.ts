@@ -1,0 +1,3 @@
+export * from './product';
+export * from './register-product-version';
+export * from './retire-product-version';

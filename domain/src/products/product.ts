@@ -1,0 +1,111 @@
+import {
+  DEFAULT_PRODUCT_ID,
+  type ProductEvent,
+  type ProductVersion,
+  type ProductVersionStatus,
+  type TermSheet,
+} from '@cropcover/contracts';
+import { type Aggregate, streamName } from '../aggregate';
+import { DomainError } from '../domain-error';
+import { DEFAULT_PRODUCT } from '../insurance/term-sheet/builtin';
+
+// A product (TERM-SHEETS.md §2.1): an organization's term sheet in immutable versions, each named by the
+// digest of its sheet. Quote and issue name a version; the policy freezes its sheet, so a later version or
+// a retirement never reaches it.
+
+export interface ProductVersionState {
+  readonly version: number;
+  readonly digest: string;
+  readonly sheet: TermSheet;
+  readonly status: ProductVersionStatus;
+  readonly registeredAt: string;
+}
+
+export type Product =
+  | { readonly status: 'not_registered' }
+  | {
+      readonly status: 'registered';
+      readonly organizationId: string;
+      readonly productId: string;
+      /** Version 1 first, one after the other. */
+      readonly versions: readonly ProductVersionState[];
+    };
+
+export type RegisteredProduct = Extract<Product, { status: 'registered' }>;
+
+export const initialProduct: Product = { status: 'not_registered' };
+
+export const evolveProduct = (state: Product, event: ProductEvent): Product => {
+  switch (event.type) {
+    case 'ProductVersionRegistered': {
+      const { organization_id, product_id, version, digest, sheet, registered_at } = event.data;
+      const registered: ProductVersionState = { version, digest, sheet, status: 'active', registeredAt: registered_at };
+      return state.status === 'registered'
+        ? { ...state, versions: [...state.versions, registered] }
+        : { status: 'registered', organizationId: organization_id, productId: product_id, versions: [registered] };
+    }
+    case 'ProductVersionRetired':
+      return state.status === 'registered'
+        ? {
+            ...state,
+            versions: state.versions.map((version) =>
+              version.version === event.data.version ? { ...version, status: 'retired' } : version,
+            ),
+          }
+        : state;
+  }
+};
+
+/** `product-<organization_id>.<product_id>`: product ids are unique per organization. */
+export const productStream = streamName('product');
+
+/** The stream id of an organization's product. */
+export const productStreamId = (organizationId: string, productId: string): string =>
+  productStream(`${organizationId}.${productId}`);
+
+export const productAggregate: Aggregate<Product, ProductEvent> = { initial: initialProduct, evolve: evolveProduct };
+
+/** A version as the API shows it. */
+export const productVersionView = (productId: string, version: ProductVersionState): ProductVersion => ({
+  product_id: productId,
+  version: version.version,
+  digest: version.digest,
+  status: version.status,
+  sheet: version.sheet,
+  registered_at: version.registeredAt,
+});
+
+/** The built-in `default`, readable by every organization: version 1, active since ever. */
+export const DEFAULT_PRODUCT_VERSION: ProductVersion = {
+  product_id: DEFAULT_PRODUCT_ID,
+  version: DEFAULT_PRODUCT.ref.version,
+  digest: DEFAULT_PRODUCT.ref.digest,
+  status: 'active',
+  sheet: DEFAULT_PRODUCT.sheet,
+  registered_at: '1970-01-01T00:00:00.000Z',
+};
+
+export const latestVersion = (product: RegisteredProduct): ProductVersionState => product.versions.at(-1)!;
+
+/** The version quote and issue price on: the one named, else the latest active (404 `product_not_found`
+ *  for none; 422 `product_retired` for a retired one named). */
+export const versionToSell = (state: Product, productId: string, version: number | undefined): ProductVersionState => {
+  if (state.status !== 'registered') {
+    throw new DomainError('not_found', 'product_not_found', `no product ${productId} is visible to you`);
+  }
+  if (version === undefined) {
+    const active = state.versions.findLast((candidate) => candidate.status === 'active');
+    if (active === undefined) {
+      throw new DomainError('rejected', 'product_retired', `every version of ${productId} is retired`);
+    }
+    return active;
+  }
+  const named = state.versions.find((candidate) => candidate.version === version);
+  if (named === undefined) {
+    throw new DomainError('not_found', 'product_not_found', `${productId} has no version ${version}`);
+  }
+  if (named.status === 'retired') {
+    throw new DomainError('rejected', 'product_retired', `${productId} version ${version} is retired`);
+  }
+  return named;
+};
