@@ -8,6 +8,7 @@ import {
 import { type Aggregate, streamName } from '../aggregate';
 import { DomainError } from '../domain-error';
 import { DEFAULT_PRODUCT } from '../insurance/term-sheet/builtin';
+import type { ProductTerms } from '../insurance/term-sheet/product';
 
 // A product (TERM-SHEETS.md §2.1): an organization's term sheet in immutable versions, each named by the
 // digest of its sheet. Quote and issue name a version; the policy freezes its sheet, so a later version or
@@ -108,4 +109,20 @@ export const versionToSell = (state: Product, productId: string, version: number
     throw new DomainError('rejected', 'product_retired', `${productId} version ${version} is retired`);
   }
   return named;
+};
+
+/** What quote and issue sell, as the policy freezes it (TERM-SHEETS.md §2.3): `default` is built in (its
+ *  one version, 1); any other product is the organization's own, `state` its stream. */
+export const productToSell = (
+  state: Product,
+  choice: { readonly product_id: string; readonly version?: number | undefined } | undefined,
+): ProductTerms => {
+  if (choice === undefined || choice.product_id === DEFAULT_PRODUCT_ID) {
+    if (choice?.version !== undefined && choice.version !== DEFAULT_PRODUCT.ref.version) {
+      throw new DomainError('not_found', 'product_not_found', `default has no version ${choice.version}`);
+    }
+    return DEFAULT_PRODUCT;
+  }
+  const sold = versionToSell(state, choice.product_id, choice.version);
+  return { ref: { product_id: choice.product_id, version: sold.version, digest: sold.digest }, sheet: sold.sheet };
 };
