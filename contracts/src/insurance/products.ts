@@ -140,8 +140,13 @@ export type ProductList = z.infer<typeof ProductList>;
 export const ProductsQuery = z.strictObject({ page: PageNumber, page_size: PageSize });
 export type ProductsQuery = z.infer<typeof ProductsQuery>;
 
-/** What quote and issue sell: absent → `default`; no version → the latest active one. */
+/** What quote and issue sell: absent → `default`; no version → the latest active one. The quote's
+ *  `product` may be sent back as it is: a digest, when given, must be the version's. */
 export const ProductChoice = z
-  .strictObject({ product_id: ProductId, version: z.number().int().positive().optional() })
+  .strictObject({
+    product_id: ProductId,
+    version: z.number().int().positive().optional(),
+    digest: SheetDigest.optional(),
+  })
   .openapi('ProductChoice');
 export type ProductChoice = z.infer<typeof ProductChoice>;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_PRODUCT_ID,
+  type ProductChoice,
   type ProductEvent,
   type ProductVersion,
   type ProductVersionStatus,
@@ -115,14 +116,31 @@ export const versionToSell = (state: Product, productId: string, version: number
  *  one version, 1); any other product is the organization's own, `state` its stream. */
 export const productToSell = (
   state: Product,
-  choice: { readonly product_id: string; readonly version?: number | undefined } | undefined,
+  choice: ProductChoice | undefined,
 ): ProductTerms => {
-  if (choice === undefined || choice.product_id === DEFAULT_PRODUCT_ID) {
-    if (choice?.version !== undefined && choice.version !== DEFAULT_PRODUCT.ref.version) {
-      throw new DomainError('not_found', 'product_not_found', `default has no version ${choice.version}`);
-    }
-    return DEFAULT_PRODUCT;
+  const product =
+    choice === undefined || choice.product_id === DEFAULT_PRODUCT_ID
+      ? defaultToSell(choice?.version)
+      : organizationsToSell(state, choice.product_id, choice.version);
+  // Versions are immutable: another digest names terms this product never had under that version.
+  if (choice?.digest !== undefined && choice.digest !== product.ref.digest) {
+    throw new DomainError(
+      'not_found',
+      'product_not_found',
+      `${product.ref.product_id} version ${product.ref.version} is ${product.ref.digest}, not ${choice.digest}`,
+    );
   }
-  const sold = versionToSell(state, choice.product_id, choice.version);
-  return { ref: { product_id: choice.product_id, version: sold.version, digest: sold.digest }, sheet: sold.sheet };
+  return product;
+};
+
+const defaultToSell = (version: number | undefined): ProductTerms => {
+  if (version !== undefined && version !== DEFAULT_PRODUCT.ref.version) {
+    throw new DomainError('not_found', 'product_not_found', `default has no version ${version}`);
+  }
+  return DEFAULT_PRODUCT;
+};
+
+const organizationsToSell = (state: Product, productId: string, version: number | undefined): ProductTerms => {
+  const sold = versionToSell(state, productId, version);
+  return { ref: { product_id: productId, version: sold.version, digest: sold.digest }, sheet: sold.sheet };
 };
