@@ -12,6 +12,10 @@ import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
 import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
 import { issuePolicyRoute } from './insurance/policies/post';
+import { registerProductRoute } from './insurance/products/post';
+import { registerProductVersionRoute } from './insurance/products/product_id/versions/post';
+import { retireProductVersionRoute } from './insurance/products/product_id/versions/version/retire/post';
+import { validateProductSheetRoute } from './insurance/products/validate/post';
 import { quoteRoute } from './insurance/quote/post';
 import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
 import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
@@ -34,6 +38,12 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     lapsePolicyRoute,
     settlePayoutRoute,
     recordIndexReadingsRoute,
+  ]),
+  ...tagged('Products', [
+    registerProductRoute,
+    validateProductSheetRoute,
+    registerProductVersionRoute,
+    retireProductVersionRoute,
   ]),
   ...tagged('Index data', [registerIndexSourceRoute]),
   ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),

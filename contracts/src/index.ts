@@ -83,9 +83,20 @@ export {
   PolicyStatus,
   PolicyTriggerCourses,
   PricingMethod,
+  Product,
+  ProductChoice,
   ProductEvent,
   ProductId,
+  ProductIfMatchHeader,
+  ProductList,
+  ProductPathParams,
+  ProductRegisterRequest,
+  ProductSheetRequest,
+  ProductSheetValidation,
+  ProductsQuery,
   ProductVersion,
+  ProductVersionEntry,
+  ProductVersionPathParams,
   ProductVersionRegistered,
   ProductVersionRetired,
   ProductVersionStatus,
@@ -115,6 +126,7 @@ export {
   TriggerStatus,
   TriggerTerms,
   UNKNOWN_POLICY,
+  versionOfIfMatch,
 } from './insurance';
 
 // What leaves the log for Kafka: the topics and their messages (AsyncAPI)

@@ -3,6 +3,7 @@ import { farmersProjection } from './projections/farmers-projection';
 import { farmsProjection } from './projections/farms-projection';
 import { indexSourcesProjection } from './projections/index-sources-projection';
 import { policiesProjection } from './projections/policies-projection';
+import { productsProjection } from './projections/products-projection';
 import { programmesProjection } from './projections/programmes-projection';
 import { reinsuranceProjection } from './projections/reinsurance-projection';
 import { webhooksProjection } from './projections/webhooks-projection';
@@ -13,6 +14,7 @@ export const readModelProjections: readonly Projection[] = [
   farmsProjection,
   indexSourcesProjection,
   policiesProjection,
+  productsProjection,
   programmesProjection,
   reinsuranceProjection,
   webhooksProjection,

@@ -11,6 +11,9 @@ import { listEvaluations } from './insurance/policies/policy_id/evaluations/get'
 import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
 import { getPolicy } from './insurance/policies/policy_id/get';
 import { listTriggerCourses } from './insurance/policies/policy_id/trigger-courses/get';
+import { listProducts } from './insurance/products/get';
+import { getProduct } from './insurance/products/product_id/get';
+import { getProductVersion } from './insurance/products/product_id/versions/version/get';
 import { listWebhooks } from './insurance/webhooks/get';
 import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
 import { getWebhook } from './insurance/webhooks/webhook_id/get';
@@ -28,6 +31,7 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     listTriggerCourses,
     listIndexReadings,
   ]),
+  ...tagged('Products', [listProducts, getProduct, getProductVersion]),
   ...tagged('Index data', [listIndexSources, getIndexSource]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
 ];

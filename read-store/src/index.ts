@@ -35,6 +35,7 @@ export type * from './schema/monitor/policy-monitor-tables';
 export type * from './schema/projector/checkpoint-tables';
 export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';
+export type * from './schema/projector/product-tables';
 export type * from './schema/projector/programme-tables';
 export type * from './schema/projector/registry-tables';
 export type * from './schema/projector/reinsurance-tables';

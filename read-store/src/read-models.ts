@@ -5,6 +5,7 @@ import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
 import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
+import type { ProductTables } from './schema/projector/product-tables';
 import type { ProgrammeTables } from './schema/projector/programme-tables';
 import type { RegistryTables } from './schema/projector/registry-tables';
 import type { ReinsuranceTables } from './schema/projector/reinsurance-tables';
@@ -19,6 +20,7 @@ import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-
 export interface ReadModels
   extends RegistryTables,
     PolicyTables,
+    ProductTables,
     ProgrammeTables,
     ReinsuranceTables,
     WebhookTables,
@@ -35,6 +37,7 @@ export interface ReadModels
 export type ReadModelTable =
   | keyof RegistryTables
   | keyof PolicyTables
+  | keyof ProductTables
   | keyof ProgrammeTables
   | keyof ReinsuranceTables
   | keyof WebhookTables

@@ -1,15 +1,16 @@
 import { loadPolicyDataSources } from '@cropcover/application';
 import type { QuoteRequest } from '@cropcover/contracts';
-import type { Farm } from '@cropcover/domain';
+import type { Farm, ProductTerms } from '@cropcover/domain';
 import type { CommandApiDeps } from '../command-api-deps';
 
-/** The data each peril of a requested cover reads, resolved alike for its quote and its issue (an issue
+/** The data each peril of a requested cover reads (the index its cover in the product's sheet reads), resolved alike for its quote and its issue (an issue
  *  request is a quote request with a term). */
 export const coverDataSources = (
   deps: Pick<CommandApiDeps, 'eventStore' | 'indexSourceDefaults'>,
   organizationId: string,
   farm: Farm,
   request: Pick<QuoteRequest, 'field_id' | 'perils' | 'data_sources'>,
+  product: ProductTerms,
 ) =>
   loadPolicyDataSources(deps.eventStore, {
     organizationId,
@@ -18,4 +19,5 @@ export const coverDataSources = (
     perils: request.perils,
     choice: request.data_sources,
     defaults: deps.indexSourceDefaults,
+    sheet: product.sheet,
   });

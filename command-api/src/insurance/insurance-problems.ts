@@ -6,7 +6,7 @@ export const COVER_REFUSED = {
     'invalid_currency, invalid_amount, known_loss, uninsurable, premium_too_small, or its data ' +
     '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered), or the product ' +
     '(peril_not_in_product, required_peril_missing, term_not_product_season, window_outside_term, ' +
-    'currency_mismatch)',
+    'currency_mismatch, product_retired)',
   codes: [
     'farm_inactive',
     'invalid_perils',
@@ -26,5 +26,13 @@ export const COVER_REFUSED = {
     'term_not_product_season',
     'window_outside_term',
     'currency_mismatch',
+    'product_retired',
   ],
+} as const;
+
+/** The farm, or the product version a quote or issue names, is not found (other organizations' products
+ *  are not visible). */
+export const UNKNOWN_FARM_OR_PRODUCT = {
+  description: 'not_found: no such farm; product_not_found: no such product or version in your organization',
+  codes: ['not_found', 'product_not_found'],
 } as const;

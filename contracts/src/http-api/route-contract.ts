@@ -30,6 +30,9 @@ export interface SuccessResponse {
   /** Headers the route itself sets on success, name → description (Location and the write headers are added
    *  to every route). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** A write that may find nothing to record answers this status with the same schema instead (a product
+   *  version identical to the latest is answered 200 with that version, TERM-SHEETS.md §2.1). */
+  readonly unchanged?: { readonly status: 200; readonly description: string };
 }
 
 /** The problems a route may answer beyond the HTTP layer's, by status: each status's codes must be codes

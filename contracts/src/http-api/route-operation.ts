@@ -107,6 +107,17 @@ export const routeOperation = (route: RouteContract): RouteConfig => {
       ...(headers ? { headers } : {}),
       ...(body ? { body: { content: { 'application/json': { schema: body } }, required: bodyRequired } } : {}),
     },
-    responses: { [route.success.status]: successResponse(route), ...problemResponses(route) },
+    responses: {
+      ...(route.success.unchanged
+        ? {
+            [route.success.unchanged.status]: {
+              ...successResponse({ ...route, success: { ...route.success, status: route.success.unchanged.status } }),
+              description: route.success.unchanged.description,
+            },
+          }
+        : {}),
+      [route.success.status]: successResponse(route),
+      ...problemResponses(route),
+    },
   };
 };

@@ -8,7 +8,7 @@ import { DataSourceChoice, PerilDataSource } from './index-sources';
 import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
-import { PolicyProduct } from './products';
+import { PolicyProduct, ProductChoice } from './products';
 import { FarmReference, refineSumInsuredDecimals } from './quote';
 
 export const PolicyIssueRequest = z
@@ -22,6 +22,8 @@ export const PolicyIssueRequest = z
     term_start: CalendarDate,
     term_end: CalendarDate,
     data_sources: DataSourceChoice.optional(),
+    /** The product version to issue on, frozen into the policy with its whole sheet; absent: `default`. */
+    product: ProductChoice.optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .openapi('PolicyIssueRequest');

@@ -1,5 +1,6 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
+import { PageNumber, PageSize } from './pagination';
 import { TermSheet } from './term-sheet';
 
 // Products (TERM-SHEETS.md §2.1): an organization's term sheets, each version immutable and named by the
@@ -69,3 +70,83 @@ export const ProductEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ProductVersionRetired'), data: ProductVersionRetired }),
 ]);
 export type ProductEvent = z.infer<typeof ProductEvent>;
+
+/** `POST /insurance/products`: version 1 of a new product of the caller's organization. */
+export const ProductRegisterRequest = z
+  .strictObject({ product_id: ProductId, sheet: TermSheet })
+  .openapi('ProductRegisterRequest');
+export type ProductRegisterRequest = z.infer<typeof ProductRegisterRequest>;
+
+/** `POST …/versions` and `POST /insurance/products/validate`: a sheet alone. */
+export const ProductSheetRequest = z.strictObject({ sheet: TermSheet }).openapi('ProductSheetRequest');
+export type ProductSheetRequest = z.infer<typeof ProductSheetRequest>;
+
+/** What `validate` answers for a sheet that breaks no rule: the digest it would be registered under. */
+export const ProductSheetValidation = z
+  .object({ valid: z.literal(true), digest: SheetDigest })
+  .openapi('ProductSheetValidation');
+export type ProductSheetValidation = z.infer<typeof ProductSheetValidation>;
+
+/** Any id up to 100 characters: an unknown one is a 404 like every other resource's, never a 400. */
+export const ProductPathParams = z.strictObject({ product_id: z.string().min(1).max(100) });
+export const ProductVersionPathParams = z.strictObject({
+  product_id: z.string().min(1).max(100),
+  version: z
+    .string({ message: 'must be a version number' })
+    .regex(/^[1-9][0-9]{0,8}$/, { message: 'must be a version number' })
+    .transform(Number),
+});
+
+/** `If-Match: "v<n>"` on a new version: the version the client last saw (412 when another is the latest). */
+export const ProductIfMatchHeader = z.object({
+  'If-Match': z
+    .string()
+    .regex(/^"v[1-9][0-9]{0,6}"$/, { message: 'must be "v<version>"' })
+    .optional()
+    .openapi({ description: 'The latest version as last read, `"v<n>"`; another latest version answers 412.' }),
+});
+
+/** The version an `If-Match: "v<n>"` names. */
+export const versionOfIfMatch = (ifMatch: string): number => Number(ifMatch.slice(2, -1));
+
+/** A version in a product's list: its sheet is read at `…/versions/{version}`. */
+export const ProductVersionEntry = z
+  .object({
+    version: z.number().int().nonnegative(),
+    digest: SheetDigest,
+    status: ProductVersionStatus,
+    name: z.string(),
+    registered_at: DateTime,
+  })
+  .openapi('ProductVersionEntry');
+export type ProductVersionEntry = z.infer<typeof ProductVersionEntry>;
+
+/** A product and its versions, oldest first; `built_in` for `default`. */
+export const Product = z
+  .object({ product_id: z.string(), built_in: z.boolean(), versions: z.array(ProductVersionEntry) })
+  .openapi('Product');
+export type Product = z.infer<typeof Product>;
+
+export const ProductList = z
+  .object({
+    items: z.array(Product),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('ProductList');
+export type ProductList = z.infer<typeof ProductList>;
+
+export const ProductsQuery = z.strictObject({ page: PageNumber, page_size: PageSize });
+export type ProductsQuery = z.infer<typeof ProductsQuery>;
+
+/** What quote and issue sell: absent → `default`; no version → the latest active one. The quote's
+ *  `product` may be sent back as it is: a digest, when given, must be the version's. */
+export const ProductChoice = z
+  .strictObject({
+    product_id: ProductId,
+    version: z.number().int().positive().optional(),
+    digest: SheetDigest.optional(),
+  })
+  .openapi('ProductChoice');
+export type ProductChoice = z.infer<typeof ProductChoice>;

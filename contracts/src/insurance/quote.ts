@@ -5,7 +5,7 @@ import { CalendarDate } from './calendar-date';
 import { DataSourceChoice } from './index-sources';
 import { amountFitsCurrency, SumInsured } from './money-amount';
 import { Peril, PerilList, PricingMethod } from './peril';
-import { PolicyProduct } from './products';
+import { PolicyProduct, ProductChoice } from './products';
 import { PolicyDataSources } from './provenance';
 
 /** A farm's id as a client names it; blank or padded text names no farm, so it is refused, not looked up. */
@@ -42,6 +42,8 @@ export const QuoteRequest = z
     term_start: CalendarDate.optional(),
     term_end: CalendarDate.optional(),
     data_sources: DataSourceChoice.optional(),
+    /** The product version to price (TERM-SHEETS.md §2.3); absent: `default`. */
+    product: ProductChoice.optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .refine((request) => (request.term_start === undefined) === (request.term_end === undefined), {

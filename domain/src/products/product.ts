@@ -1,5 +1,6 @@
 import {
   DEFAULT_PRODUCT_ID,
+  type ProductChoice,
   type ProductEvent,
   type ProductVersion,
   type ProductVersionStatus,
@@ -8,6 +9,7 @@ import {
 import { type Aggregate, streamName } from '../aggregate';
 import { DomainError } from '../domain-error';
 import { DEFAULT_PRODUCT } from '../insurance/term-sheet/builtin';
+import type { ProductTerms } from '../insurance/term-sheet/product';
 
 // A product (TERM-SHEETS.md §2.1): an organization's term sheet in immutable versions, each named by the
 // digest of its sheet. Quote and issue name a version; the policy freezes its sheet, so a later version or
@@ -108,4 +110,37 @@ export const versionToSell = (state: Product, productId: string, version: number
     throw new DomainError('rejected', 'product_retired', `${productId} version ${version} is retired`);
   }
   return named;
+};
+
+/** What quote and issue sell, as the policy freezes it (TERM-SHEETS.md §2.3): `default` is built in (its
+ *  one version, 1); any other product is the organization's own, `state` its stream. */
+export const productToSell = (
+  state: Product,
+  choice: ProductChoice | undefined,
+): ProductTerms => {
+  const product =
+    choice === undefined || choice.product_id === DEFAULT_PRODUCT_ID
+      ? defaultToSell(choice?.version)
+      : organizationsToSell(state, choice.product_id, choice.version);
+  // Versions are immutable: another digest names terms this product never had under that version.
+  if (choice?.digest !== undefined && choice.digest !== product.ref.digest) {
+    throw new DomainError(
+      'not_found',
+      'product_not_found',
+      `${product.ref.product_id} version ${product.ref.version} is ${product.ref.digest}, not ${choice.digest}`,
+    );
+  }
+  return product;
+};
+
+const defaultToSell = (version: number | undefined): ProductTerms => {
+  if (version !== undefined && version !== DEFAULT_PRODUCT.ref.version) {
+    throw new DomainError('not_found', 'product_not_found', `default has no version ${version}`);
+  }
+  return DEFAULT_PRODUCT;
+};
+
+const organizationsToSell = (state: Product, productId: string, version: number | undefined): ProductTerms => {
+  const sold = versionToSell(state, productId, version);
+  return { ref: { product_id: productId, version: sold.version, digest: sold.digest }, sheet: sold.sheet };
 };

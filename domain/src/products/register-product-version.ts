@@ -22,8 +22,15 @@ const organizationOf = (actor: Actor): string => {
   return actor.organizationId;
 };
 
+/** `default` is the built-in product: no organization registers it or a version of it (409). */
+export const refuseBuiltIn = (productId: string): void => {
+  if (productId === DEFAULT_PRODUCT_ID) {
+    throw new DomainError('conflict', 'product_exists', '`default` is the built-in product: it is never registered');
+  }
+};
+
 /** The sheet's rules (TERM-SHEETS.md §2.2): 422 `invalid_term_sheet`, one `errors[]` entry per rule broken. */
-const refuseInvalidSheet = (sheet: TermSheet): void => {
+export const refuseInvalidSheet = (sheet: TermSheet): void => {
   const errors = validateTermSheet(sheet);
   if (errors.length > 0) {
     throw new DomainError(
@@ -54,9 +61,7 @@ const registered = (command: RegisterProductVersion, organizationId: string, ver
  *  `…/versions`). */
 export const registerProduct = (command: RegisterProductVersion, state: Product): ProductEvent[] => {
   const organizationId = organizationOf(command.actor);
-  if (command.productId === DEFAULT_PRODUCT_ID) {
-    throw new DomainError('conflict', 'product_exists', '`default` is the built-in product: it is never registered');
-  }
+  refuseBuiltIn(command.productId);
   if (state.status === 'registered') {
     throw new DomainError(
       'conflict',
@@ -72,6 +77,7 @@ export const registerProduct = (command: RegisterProductVersion, state: Product)
  *  version's (same digest) registers nothing: the caller answers with that version. */
 export const registerProductVersion = (command: RegisterProductVersion, state: Product): ProductEvent[] => {
   const organizationId = organizationOf(command.actor);
+  refuseBuiltIn(command.productId);
   if (state.status !== 'registered') {
     throw new DomainError('not_found', 'product_not_found', `no product ${command.productId} is visible to you`);
   }

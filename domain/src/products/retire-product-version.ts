@@ -2,6 +2,7 @@ import type { ProductEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import type { Product } from './product';
+import { refuseBuiltIn } from './register-product-version';
 
 export interface RetireProductVersion {
   readonly actor: Actor;
@@ -13,6 +14,7 @@ export interface RetireProductVersion {
 /** `POST …/versions/{version}/retire`: no new quote or issue on the version; policies issued on it keep
  *  their frozen sheet. Retiring a retired version records nothing. */
 export const retireProductVersion = (command: RetireProductVersion, state: Product): ProductEvent[] => {
+  refuseBuiltIn(command.productId);
   const found =
     state.status === 'registered' ? state.versions.find((version) => version.version === command.version) : undefined;
   if (state.status !== 'registered' || found === undefined) {

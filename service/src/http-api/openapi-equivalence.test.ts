@@ -104,14 +104,16 @@ describe('the OpenAPI document built from the route declarations', () => {
         'get /farms/farmers/{platform_farmer_id}: parameter path platform_farmer_id differs',
         // Term sheets (issue 24): the perils, reading indexes and skip reason they add (the seed's stay), a
         // cover's index named by its sheet (any snake_case name), the product a quote prices and a policy
-        // was issued on, and a cover's phases beside its figures in evaluations, history and webhooks.
+        // was issued on (and the product quote and issue name), and a cover's phases beside its figures in evaluations, history and webhooks.
         ...[
           'DataSourceChoice',
           'Peril',
           'Policy',
           'PolicyDataSources',
+          'PolicyIssueRequest',
           'Quote',
           'QuoteBreakdown',
+          'QuoteRequest',
           'ReadingIndex',
           'SkipReason',
           'SkipReasons',

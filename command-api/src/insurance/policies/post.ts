@@ -20,7 +20,8 @@ import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { coverDataSources } from '../cover-data-sources';
-import { COVER_REFUSED } from '../insurance-problems';
+import { COVER_REFUSED, UNKNOWN_FARM_OR_PRODUCT } from '../insurance-problems';
+import { productOfCover } from '../product-to-sell';
 
 const later = (a: GlobalPosition | undefined, b: GlobalPosition | undefined): GlobalPosition | undefined =>
   a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b;
@@ -33,7 +34,7 @@ export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
   request: { body: PolicyIssueRequest },
   success: { status: 201, schema: Policy, description: 'Issued' },
   problems: {
-    404: { description: 'Unknown farm', codes: ['not_found'] },
+    404: UNKNOWN_FARM_OR_PRODUCT,
     409: { description: 'A new policy kept colliding', codes: ['policy_exists', ...KEPT_CHANGING.codes] },
     422: COVER_REFUSED,
   },
@@ -76,8 +77,9 @@ const issueNewPolicy = async (
   farm: LoadedStream<Farm>,
   policyId: string,
 ) => {
+  const product = await productOfCover(deps, organizationId, request.product);
   // Resolved before the decision so the burning cost prices on the very data the policy freezes.
-  const dataSources = await coverDataSources(deps, organizationId, farm.state, request);
+  const dataSources = await coverDataSources(deps, organizationId, farm.state, request, product);
   // Every reading each peril's data holds: the pricing picks the complete past seasons itself.
   const history = await deps.pricingReadings({ sources: dataSources });
   return handleCommand(
@@ -96,6 +98,7 @@ const issueNewPolicy = async (
           history,
           settlementPeriodDays: DEFAULT_SETTLEMENT_PERIOD_DAYS,
           now: context.now,
+          product,
         },
         state,
       ),

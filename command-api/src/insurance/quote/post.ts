@@ -3,7 +3,8 @@ import { Quote, QuoteRequest } from '@cropcover/contracts';
 import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
 import { commandRoute } from '../../command-route';
 import { coverDataSources } from '../cover-data-sources';
-import { COVER_REFUSED } from '../insurance-problems';
+import { COVER_REFUSED, UNKNOWN_FARM_OR_PRODUCT } from '../insurance-problems';
+import { productOfCover } from '../product-to-sell';
 
 /** Endpoint 1: the premium the cover would be issued at today. Records nothing. */
 export const quoteRoute = commandRoute('POST /insurance/quote', {
@@ -11,9 +12,10 @@ export const quoteRoute = commandRoute('POST /insurance/quote', {
   roles: ['insurer'],
   request: { body: QuoteRequest },
   success: { status: 200, schema: Quote, description: 'The quote' },
-  problems: { 404: { description: 'Unknown farm', codes: ['not_found'] }, 422: COVER_REFUSED },
+  problems: { 404: UNKNOWN_FARM_OR_PRODUCT, 422: COVER_REFUSED },
 }).handle(async ({ deps, body: request, organizationId }) => {
   const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
-  const dataSources = await coverDataSources(deps, organizationId, farm.state, request);
-  return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources });
+  const product = await productOfCover(deps, organizationId, request.product);
+  const dataSources = await coverDataSources(deps, organizationId, farm.state, request, product);
+  return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources, product });
 });

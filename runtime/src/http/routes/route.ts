@@ -42,6 +42,9 @@ export interface RouteCall<Deps, C extends RouteDeclaration> {
   /** The organization the caller acts for: always there on a route that declares roles. */
   readonly organizationId: C extends { readonly roles: readonly unknown[] } ? string : string | null;
   readonly refuse: Refuse<DeclaredCodeOf<C>>;
+  /** Answers the declaration's `success.unchanged` status instead of its success status: nothing was
+   *  recorded. */
+  readonly answerUnchanged: () => void;
   readonly req: Request;
   readonly res: Response;
 }
@@ -94,6 +97,13 @@ const serveWith =
     const bodySchema = body ?? (contract.method === 'get' ? undefined : NoBody);
     return async (req, res) => {
       rememberRoute(req, contract);
+      let status: number = contract.success.status;
+      const answerUnchanged = () => {
+        if (contract.success.unchanged === undefined) {
+          throw new Error(`${contract.method} ${contract.path} declares no unchanged answer`);
+        }
+        status = contract.success.unchanged.status;
+      };
       const principal = principalOf(req);
       const organizationId = contract.roles
         ? requireRolesInOrganization(principal, ...contract.roles)
@@ -107,11 +117,12 @@ const serveWith =
         principal,
         organizationId,
         refuse,
+        answerUnchanged,
         req,
         res,
       } as unknown as RouteCall<Deps, RouteDeclaration>;
       const answer = await handler(call);
-      res.status(contract.success.status);
+      res.status(status);
       if (contract.success.schema === undefined) res.end();
       else res.json(answer);
     };
