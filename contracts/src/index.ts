@@ -208,6 +208,7 @@ export {
   CreatedWebhookSubscription,
   DeliveryAttempt,
   DeliveryStatus,
+  isPrivateHost,
   isPublicAddress,
   TRIGGER_BREACHED_EVENT_TYPE,
   TriggerBreachedDelivery,
