@@ -220,6 +220,7 @@ export {
   CreatedWebhookSubscription,
   DeliveryAttempt,
   DeliveryStatus,
+  isPrivateHost,
   isPublicAddress,
   TRIGGER_BREACHED_EVENT_TYPE,
   TriggerBreachedDelivery,

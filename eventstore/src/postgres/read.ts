@@ -96,6 +96,26 @@ export const readStreamEvents = async (
   return rows.map((row) => upcast(toRecordedEvent(row)));
 };
 
+// Not the readable head: a write's token may name a row still behind the horizon. A committed append's
+// transaction id is below the snapshot's xmax (taken without assigning this reader an id), and its
+// global position at most the greatest in the table.
+const ISSUED_BOUND: pg.QueryConfig = {
+  name: 'cropcover.eventstore.issued-bound',
+  text: `select pg_snapshot_xmax(pg_current_snapshot())::text as next_transaction_id,
+      coalesce(max(global_position), 0)::text as newest_global_position
+    from events`,
+};
+
+export const mayHaveIssued = async (pool: pg.Pool, position: GlobalPosition): Promise<boolean> => {
+  const { rows } = await pool.query<{ next_transaction_id: string; newest_global_position: string }>(ISSUED_BOUND);
+  const bound = rows[0];
+  return (
+    bound !== undefined &&
+    position.commit < BigInt(bound.next_transaction_id) &&
+    position.prepare <= BigInt(bound.newest_global_position)
+  );
+};
+
 export const readHeadPosition = async (pool: pg.Pool): Promise<GlobalPosition | AllStreamStart> => {
   const { rows } = await pool.query<Pick<EventRow, 'transaction_id' | 'global_position'>>(HEAD_POSITION);
   const row = rows[0];
