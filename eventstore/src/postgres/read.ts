@@ -19,7 +19,7 @@ import { APPENDING_LOCK_KEY } from './schema';
 // takes the appending lock before its transaction has an id (schema.ts), so a running transaction with
 // an id and no such lock never is one. The lock table is read once, at the first row of `locks`, before
 // `others_running` yields anything for `not_appends` to check.
-const HORIZON_CTES = `
+export const HORIZON_CTES = `
   snapshot as materialized (select pg_current_snapshot() as taken),
   locks as materialized (
     select pid, locktype, mode, granted, transactionid, database, classid, objid, objsubid from pg_locks),
