@@ -109,6 +109,8 @@ export {
   TriggerBreached,
   TriggerCourse,
   TriggerCourseDay,
+  TriggerCoursePhase,
+  TriggerCoursePhaseDay,
   TriggerEvaluated,
   TriggerEvaluationHistoryItem,
   TriggerIndex,
