@@ -120,6 +120,8 @@ export {
   TriggerBreached,
   TriggerCourse,
   TriggerCourseDay,
+  TriggerCoursePhase,
+  TriggerCoursePhaseDay,
   TriggerEvaluated,
   TriggerEvaluationHistoryItem,
   TriggerIndex,
