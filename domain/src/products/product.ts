@@ -114,10 +114,7 @@ export const versionToSell = (state: Product, productId: string, version: number
 
 /** What quote and issue sell, as the policy freezes it (TERM-SHEETS.md §2.3): `default` is built in (its
  *  one version, 1); any other product is the organization's own, `state` its stream. */
-export const productToSell = (
-  state: Product,
-  choice: ProductChoice | undefined,
-): ProductTerms => {
+export const productToSell = (state: Product, choice: ProductChoice | undefined): ProductTerms => {
   const product =
     choice === undefined || choice.product_id === DEFAULT_PRODUCT_ID
       ? defaultToSell(choice?.version)
