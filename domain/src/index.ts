@@ -71,6 +71,7 @@ export {
   resolveDataSources,
   severityFraction,
   sheetDigest,
+  shiftYearsBack,
   type TermSheetError,
   toMajorUnits,
   utcDate,

@@ -2,6 +2,7 @@ import type { ProductEvent, TermSheet } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
+import { DEFAULT_PRODUCT } from '../insurance/term-sheet/builtin';
 import { sheetDigest } from '../insurance/term-sheet/sheet-digest';
 import { deciderSpec } from '../testing/decider-spec';
 import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET } from '../testing/example-sheets';
@@ -12,6 +13,7 @@ import {
   initialProduct,
   type Product,
   productStreamId,
+  productToSell,
   productVersionView,
   versionToSell,
 } from './product';
@@ -137,6 +139,17 @@ describe('registering a product’s next version', () => {
       .thenEvents([registeredEvent(3, KHARIF_DEFICIT_SHEET, later)]);
   });
 
+  it('refuses a version of the built-in `default` (409), as its retirement', () => {
+    spec
+      .given([])
+      .when(command(RAIN_DAYS_SHEET, { productId: 'default' }))
+      .thenRefuses('conflict', 'product_exists');
+    deciderSpec(initialProduct, evolveProduct, retireProductVersion)
+      .given([])
+      .when({ actor: insurer, productId: 'default', version: 1, now })
+      .thenRefuses('conflict', 'product_exists');
+  });
+
   it('refuses a stale If-Match (412) and an unknown product (404)', () => {
     spec
       .given([registeredEvent(1, KHARIF_DEFICIT_SHEET), registeredEvent(2, renamed)])
@@ -189,5 +202,36 @@ describe('retiring a version', () => {
       registered_at: now.toISOString(),
     });
     expect(DEFAULT_PRODUCT_VERSION).toMatchObject({ product_id: 'default', version: 1, status: 'active' });
+  });
+});
+
+describe('the product quote and issue sell (TERM-SHEETS.md §2.3)', () => {
+  const state = stateAfter([registeredEvent(1, KHARIF_DEFICIT_SHEET), registeredEvent(2, renamed)]);
+  const v1 = { product_id: 'kharif-deficit', version: 1, digest: sheetDigest(KHARIF_DEFICIT_SHEET) };
+
+  it('is `default` when none is named, or `default` is named at its one version', () => {
+    expect(productToSell(initialProduct, undefined)).toBe(DEFAULT_PRODUCT);
+    expect(productToSell(initialProduct, { product_id: 'default', version: 1 })).toBe(DEFAULT_PRODUCT);
+    expect(() => productToSell(initialProduct, { product_id: 'default', version: 2 })).toThrow(
+      expect.objectContaining({ code: 'product_not_found' }),
+    );
+  });
+
+  it('is the version named, else the latest active one, with the sheet the policy freezes', () => {
+    expect(productToSell(state, { product_id: 'kharif-deficit', version: 1 })).toEqual({
+      ref: v1,
+      sheet: KHARIF_DEFICIT_SHEET,
+    });
+    expect(productToSell(state, { product_id: 'kharif-deficit' }).ref).toMatchObject({ version: 2 });
+  });
+
+  it('takes the quote’s product back as it was echoed, and refuses a digest the version does not have', () => {
+    expect(productToSell(state, v1).ref).toEqual(v1);
+    expect(() => productToSell(state, { ...v1, version: 2 })).toThrow(
+      expect.objectContaining({ code: 'product_not_found' }),
+    );
+    expect(() => productToSell(initialProduct, { ...v1, product_id: 'default' })).toThrow(
+      expect.objectContaining({ code: 'product_not_found' }),
+    );
   });
 });

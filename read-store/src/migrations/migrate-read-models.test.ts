@@ -88,6 +88,7 @@ describe('read-model migrations', () => {
       'policy_monitor_rounds',
       'policy_payouts',
       'policy_snapshots',
+      'product_versions',
       'programme_capacities',
       'programme_policies',
       'programme_zone_exposure',

@@ -11,6 +11,7 @@ import {
 import { addDays, utcDate } from '@cropcover/domain';
 import { type DevTokenClaims, loadConfig, systemClock } from '@cropcover/runtime';
 import { DemoStepFailed, demoApi } from './demo-api';
+import { runProductDemo } from './demo-product';
 import { type DemoDay, demoWeather, FLOOD_DAYS, type Flood } from './demo-weather';
 
 // `npm run demo`: against a running service, over HTTP only — a farmer registers a farm and a field, a
@@ -19,7 +20,8 @@ import { type DemoDay, demoWeather, FLOOD_DAYS, type Flood } from './demo-weathe
 // issues flood (read from the grid) and storm cover priced on that history, and flood cover for a
 // neighbour's field in the same cell; then the last days arrive with a new flood. The cover is
 // backtested on last year's flood and evaluated live, both fields are paid from the very same series,
-// and cover issued after the flood is refused as a known loss.
+// and cover issued after the flood is refused as a known loss. Then the insurer registers a three-phase
+// dekadal deficit-rainfall product, issues it for the next season and backtests last season phase by phase.
 //   BASE_URL (default http://127.0.0.1:3000); tokens are signed with AUTH_JWT_SECRET or the sandbox secret.
 
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
@@ -247,6 +249,8 @@ const run = async (): Promise<void> => {
 
   const policy = await api.get<Policy>(insurer, `/insurance/policies/${issued.policy_id}`);
   say(`11. Read back GET /insurance/policies/${policy.policy_id}: status ${policy.status}`);
+
+  await runProductDemo({ api, insurer, dataProvider, farmer, farmId: farm.farm_id, today, money, say });
 
   say('\nRaw JSON of the live evaluation:');
   say(JSON.stringify(evaluation, null, 2));

@@ -46,6 +46,14 @@ describe('npm run demo', () => {
     expect(stdout).toContain("Mwangi farm's flood cover pays KES 60,000.00 from the same series");
     // Once the flood is in the data, the same cover is a known loss: refused, nothing issued.
     expect(stdout).toContain('is refused: 422 known_loss');
+    // Issue 24: a three-phase dekadal deficit-rainfall product, its first phase paying at its end (G21).
+    expect(stdout).toMatch(
+      /12\. Product {2}demo-kharif-deficit v1 registered by demo-insurer \(sha256:[0-9a-f]{12}…\): 3 phases/,
+    );
+    expect(stdout).toMatch(/13\. Policy .*demo-kharif-deficit v1, season \d{4}-06-01 to \d{4}-09-30, INR 30,000\.00/);
+    expect(stdout).toMatch(/as of \d{4}-06-30: the cover would have paid INR 6,000\.00/);
+    expect(stdout).toMatch(/establishment +\d{4}-06-01 to \d{4}-06-30 closed +40 mm \(trigger 100\): INR 6,000\.00/);
+    expect(stdout).toMatch(/as of \d{4}-09-30: the cover would have paid INR 24,000\.00/);
     expect(stdout).toMatch(/flood is already breached on the data available: max_5day_rainfall_mm 240 ≥ threshold 150/);
 
     const policyId = /Policy {4}(\S+) issued/.exec(stdout)?.[1];
@@ -55,12 +63,13 @@ describe('npm run demo', () => {
       roles: ['insurer'],
     });
     expect(policy.body).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], currency: 'KES' });
-    // The refused issue recorded nothing: the insurer holds the two policies issued before the flood.
+    // The refused issue recorded nothing: the insurer holds the two policies issued before the flood and
+    // the one on its own product.
     const policies = await apiClient(service.baseUrl).get('/insurance/policies', {
       sub: 'someone-at-the-insurer',
       org: 'demo-insurer',
       roles: ['insurer'],
     });
-    expect(policies.body.total).toBe(2);
+    expect(policies.body.total).toBe(3);
   }, 60_000);
 });

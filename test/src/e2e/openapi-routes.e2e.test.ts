@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { RAIN_DAYS_SHEET } from '../support/example-sheets';
 import { type PrismProxy, startPrismProxy } from '../support/prism-proxy';
 import { type RunningService, startProcess } from '../support/service-process';
 
@@ -243,6 +244,58 @@ describe('every route of the OpenAPI document, walked over HTTP through a Prism 
     const field = `?farm_id=${ids.farm_id}&field_id=${ids.field_id}&index=rainfall_mm`;
     await call('get', '/insurance/index-readings', { caller: feed, query: field });
     await call('get', '/insurance/index-readings', { caller: feed, query: `${field}&page_size=0` });
+  });
+
+  it('answers the products flow, good and bad, only as documented', async () => {
+    const sheet = RAIN_DAYS_SHEET;
+    const registered = await call('post', '/insurance/products', {
+      caller: insurer,
+      body: { product_id: 'walk-rain-days', sheet },
+    });
+    expect(registered.status).toBe(201);
+    ids.product_id = 'walk-rain-days';
+    ids.version = '1';
+    await call('post', '/insurance/products', { caller: insurer, body: { product_id: 'walk-rain-days', sheet } });
+    const [cover] = sheet.covers;
+    const broken = { ...sheet, covers: [{ ...cover, phases: [{ ...cover!.phases[0], limit: 20_000_000 }] }] };
+    await call('post', '/insurance/products', { caller: insurer, body: { product_id: 'walk-broken', sheet: broken } });
+    await call('post', '/insurance/products/validate', { caller: insurer, body: { sheet } });
+    await call('post', '/insurance/products/validate', { caller: insurer, body: { sheet: broken } });
+    await call('post', '/insurance/products/{product_id}/versions', { caller: insurer, params: ids, body: { sheet } });
+    const renamed = { ...sheet, name: 'Rain-day cover, 2027 wording' };
+    const next = { caller: insurer, params: ids, body: { sheet: renamed }, headers: { 'If-Match': '"v1"' } };
+    expect((await call('post', '/insurance/products/{product_id}/versions', next)).status).toBe(201);
+    await call('post', '/insurance/products/{product_id}/versions', { ...next, body: { sheet } });
+    await call('post', '/insurance/products/{product_id}/versions/{version}/retire', { caller: insurer, params: ids });
+    await call('post', '/insurance/products/{product_id}/versions/{version}/retire', {
+      caller: insurer,
+      params: { product_id: 'default', version: '1' },
+    });
+    await call('get', '/insurance/products', { caller: auditor });
+    await call('get', '/insurance/products/{product_id}', { caller: insurer, params: ids });
+    await call('get', '/insurance/products/{product_id}', { caller: insurer, params: { product_id: 'default' } });
+    await call('get', '/insurance/products/{product_id}/versions/{version}', { caller: auditor, params: ids });
+    await call('get', '/insurance/products/{product_id}/versions/{version}', {
+      caller: auditor,
+      params: { product_id: 'default', version: '1' },
+    });
+    const quote = { farm_id: ids.farm_id, field_id: ids.field_id, perils: ['excess_rainfall'], sum_insured: 100_000 };
+    expect(
+      (
+        await call('post', '/insurance/quote', {
+          caller: insurer,
+          body: { ...quote, product: { product_id: 'walk-rain-days' } },
+        })
+      ).status,
+    ).toBe(200);
+    await call('post', '/insurance/quote', {
+      caller: insurer,
+      body: { ...quote, product: { product_id: 'walk-rain-days', version: 1 } },
+    });
+    await call('post', '/insurance/quote', {
+      caller: insurer,
+      body: { ...quote, product: { product_id: 'no-such-product' } },
+    });
   });
 
   it('answers the insurance flow, good and bad, only as documented', async () => {
