@@ -154,6 +154,7 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
 // Programmes: capacity per zone, exposure and the as-if history of the book
 export {
+  BacktestJobPathParams,
   CapacityBelowCommittedEntry,
   CapacityExceededEntry,
   CapacityLimitKind,
@@ -161,17 +162,26 @@ export {
   CapacityRules,
   CapacityRulesMinor,
   ExposureGrouping,
+  ExposureQuery,
   ExposureReleaseReason,
   ExposureSort,
   ExposureZone,
   LossStatistics,
+  PortfolioBacktestJob,
+  PortfolioBacktestRequest,
   PortfolioBacktestResult,
+  Programme,
   ProgrammeCreateRequest,
   ProgrammeEvent,
+  ProgrammeExposure,
+  ProgrammeList,
+  ProgrammeListQuery,
+  ProgrammePathParams,
   ProgrammeUpdated,
   ProgrammeUpdateRequest,
   programmeUpdateAmounts,
   ReturnPeriodLoss,
+  UNKNOWN_PROGRAMME,
 } from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events
 export {
@@ -209,10 +219,16 @@ export {
 } from './registry';
 // Reinsurance: treaties, the cession ledger and results per period
 export {
+  CessionLedger,
+  CessionLedgerQuery,
+  LedgerEntryKind,
   LedgerPeriod,
   ProgrammeResults,
+  ProgrammeResultsQuery,
   ReinsuranceEvent,
+  Treaty,
   TreatyBindRequest,
+  TreatyList,
   TreatyTerms,
   TreatyType,
 } from './reinsurance';
