@@ -142,6 +142,7 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
 // Programmes: capacity per zone, exposure and the as-if history of the book
 export {
+  BacktestJobPathParams,
   CapacityBelowCommittedEntry,
   CapacityExceededEntry,
   CapacityLimitKind,
@@ -149,13 +150,21 @@ export {
   CapacityRules,
   CapacityRulesMinor,
   ExposureGrouping,
+  ExposureQuery,
   ExposureReleaseReason,
   ExposureSort,
   ExposureZone,
   LossStatistics,
+  PortfolioBacktestJob,
+  PortfolioBacktestRequest,
   PortfolioBacktestResult,
+  Programme,
   ProgrammeCreateRequest,
   ProgrammeEvent,
+  ProgrammeExposure,
+  ProgrammeList,
+  ProgrammeListQuery,
+  ProgrammePathParams,
   ProgrammeUpdated,
   ProgrammeUpdateRequest,
   programmeUpdateAmounts,
@@ -197,10 +206,15 @@ export {
 } from './registry';
 // Reinsurance: treaties, the cession ledger and results per period
 export {
+  CessionLedger,
+  CessionLedgerQuery,
   LedgerPeriod,
   ProgrammeResults,
+  ProgrammeResultsQuery,
   ReinsuranceEvent,
+  Treaty,
   TreatyBindRequest,
+  TreatyList,
   TreatyTerms,
   TreatyType,
 } from './reinsurance';
