@@ -25,7 +25,8 @@ export const Console = () => {
           CropCover console
         </Link>
         <nav aria-label="Console">
-          <Link href={consolePath('/')}>Policies</Link> <Link href={consolePath('/programmes')}>Programmes</Link>
+          <Link href={consolePath('/')}>Policies</Link>
+          <Link href={consolePath('/programmes')}>Programmes</Link>
         </nav>
         <button type="button" onClick={() => signOut()}>
           Sign out

@@ -91,7 +91,8 @@ const ProgrammeSummary = ({ programme, exposure }: { programme: Programme; expos
         {programme.capacity.zone_default === null
           ? 'no default'
           : `${amount(programme.capacity.zone_default)} by default`}
-        {programme.capacity.zones.length > 0 && `, ${programme.capacity.zones.length} zones set apart`}
+        {programme.capacity.zones.length > 0 &&
+          `, ${programme.capacity.zones.length} ${programme.capacity.zones.length === 1 ? 'zone' : 'zones'} set apart`}
       </dd>
     </dl>
   );
