@@ -12,6 +12,9 @@ import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
 import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
 import { issuePolicyRoute } from './insurance/policies/post';
+import { createProgrammeRoute } from './insurance/programmes/post';
+import { updateProgrammeRoute } from './insurance/programmes/programme_id/patch';
+import { bindTreatyRoute } from './insurance/programmes/programme_id/treaties/post';
 import { quoteRoute } from './insurance/quote/post';
 import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
 import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
@@ -36,5 +39,6 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     recordIndexReadingsRoute,
   ]),
   ...tagged('Index data', [registerIndexSourceRoute]),
+  ...tagged('Programmes and reinsurance', [createProgrammeRoute, updateProgrammeRoute, bindTreatyRoute]),
   ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),
 ];

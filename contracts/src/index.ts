@@ -169,6 +169,7 @@ export {
   ProgrammeUpdateRequest,
   programmeUpdateAmounts,
   ReturnPeriodLoss,
+  UNKNOWN_PROGRAMME,
 } from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events
 export {
@@ -208,6 +209,7 @@ export {
 export {
   CessionLedger,
   CessionLedgerQuery,
+  LedgerEntryKind,
   LedgerPeriod,
   ProgrammeResults,
   ProgrammeResultsQuery,

@@ -11,6 +11,12 @@ import { listEvaluations } from './insurance/policies/policy_id/evaluations/get'
 import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
 import { getPolicy } from './insurance/policies/policy_id/get';
 import { listTriggerCourses } from './insurance/policies/policy_id/trigger-courses/get';
+import { listProgrammesRoute } from './insurance/programmes/get';
+import { listCessions } from './insurance/programmes/programme_id/cessions/get';
+import { getProgrammeExposure } from './insurance/programmes/programme_id/exposure/get';
+import { getProgramme } from './insurance/programmes/programme_id/get';
+import { getProgrammeResults } from './insurance/programmes/programme_id/results/get';
+import { listTreaties } from './insurance/programmes/programme_id/treaties/get';
 import { listWebhooks } from './insurance/webhooks/get';
 import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
 import { getWebhook } from './insurance/webhooks/webhook_id/get';
@@ -30,4 +36,12 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
   ]),
   ...tagged('Index data', [listIndexSources, getIndexSource]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
+  ...tagged('Programmes and reinsurance', [
+    listProgrammesRoute,
+    getProgramme,
+    getProgrammeExposure,
+    listTreaties,
+    getProgrammeResults,
+    listCessions,
+  ]),
 ];

@@ -13,6 +13,7 @@ export {
 } from './progress-channel';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
+export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';
 export { loadReadingHistory } from './queries/reading-history';
 export {
   loadReadingVersions,

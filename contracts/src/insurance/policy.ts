@@ -22,6 +22,8 @@ export const PolicyIssueRequest = z
     term_start: CalendarDate,
     term_end: CalendarDate,
     data_sources: DataSourceChoice.optional(),
+    /** The programme the policy joins; absent: the organization's default for the policy's currency. */
+    programme_id: z.string().min(1).max(100).optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .openapi('PolicyIssueRequest');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PolicyEvent, type PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
+import { defaultProgrammeId } from '../programmes/default-programme';
 import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { DEFAULT_PRODUCT, DEFAULT_SHEET, triggerTermsFor } from '../insurance/term-sheet/builtin';
@@ -105,6 +106,8 @@ describe('issuing a policy', () => {
             rate: 0.00274,
             product: DEFAULT_PRODUCT.ref,
             term_sheet: DEFAULT_SHEET,
+            // No programme named: the organization's default for the policy's currency.
+            programme_id: defaultProgrammeId(policyIssued.data.organization_id, 'KES'),
             pricing: [
               {
                 peril: 'drought',
