@@ -19,6 +19,7 @@ import { indexReadingVersions } from './0015-index-reading-versions';
 import { webhookBreachPositions } from './0016-webhook-breach-positions';
 import { policySnapshots } from './0017-policy-snapshots';
 import { termSheetPhases } from './0018-term-sheet-phases';
+import { farmAccessGrants } from './0022-farm-access-grants';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0016-webhook-breach-positions': webhookBreachPositions,
   '0017-policy-snapshots': policySnapshots,
   '0018-term-sheet-phases': termSheetPhases,
+  '0022-farm-access-grants': farmAccessGrants,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,
   '0032-treaties': treaties,

@@ -6,14 +6,14 @@ import {
   farmAggregate,
   farmStream,
   initialPolicy,
+  insurableFarm,
   issuePolicy,
-  linkFarmToOrganization,
   policyAggregate,
   policyStream,
   policyView,
+  utcDate,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
-import { comparePositions, type GlobalPosition } from '@cropcover/eventstore';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../command-route';
@@ -22,18 +22,15 @@ import { awaitReadModels } from '../../read-your-writes';
 import { coverDataSources } from '../cover-data-sources';
 import { COVER_REFUSED } from '../insurance-problems';
 
-const later = (a: GlobalPosition | undefined, b: GlobalPosition | undefined): GlobalPosition | undefined =>
-  a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b;
-
-/** Endpoint 3: issues the cover at the price its quote shows, and links the insurer's organization to the
- *  farm so it may read the farm from then on. */
+/** Endpoint 3: issues the cover at the price its quote shows, on a farm the farmer granted the insurer's
+ *  organization `insurance` access to (SPEC §6); issuing grants nothing by itself. */
 export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
   summary: 'Issue a policy (endpoint 3) with its trigger terms frozen',
   roles: ['insurer'],
   request: { body: PolicyIssueRequest },
   success: { status: 201, schema: Policy, description: 'Issued' },
   problems: {
-    404: { description: 'Unknown farm', codes: ['not_found'] },
+    404: { description: 'Unknown farm, or no live insurance grant on it', codes: ['not_found'] },
     409: { description: 'A new policy kept colliding', codes: ['policy_exists', ...KEPT_CHANGING.codes] },
     422: COVER_REFUSED,
   },
@@ -50,20 +47,7 @@ export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
     earlier.state.status === 'not_issued'
       ? await issueNewPolicy(deps, context, organizationId, request, farm, policyId)
       : { state: earlier.state, position: earlier.position };
-  // A second append on another stream, not one transaction: the policy is the source of truth and
-  // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
-  // next policy issued on the farm makes the link.
-  const linked = await handleCommand(
-    deps.eventStore,
-    farmStream(request.farm_id),
-    farmAggregate,
-    (state) => linkFarmToOrganization({ organizationId, now: context.now }, state),
-    context,
-    farm,
-  );
-  // The later of policy and link; on a keyed retry both may be its first run's, and the answer must
-  // still carry a token a GET of that policy honours.
-  await awaitReadModels(deps.readYourWrites, res, later(issued.position, linked.position));
+  await awaitReadModels(deps.readYourWrites, res, issued.position);
   res.location(`/insurance/policies/${policyId}`);
   return policyView(visibleIssuedPolicy(issued.state, context.actor));
 });
@@ -76,6 +60,7 @@ const issueNewPolicy = async (
   farm: LoadedStream<Farm>,
   policyId: string,
 ) => {
+  insurableFarm(farm.state, context.actor, utcDate(context.now));
   // Resolved before the decision so the burning cost prices on the very data the policy freezes.
   const dataSources = await coverDataSources(deps, organizationId, farm.state, request);
   // Every reading each peril's data holds: the pricing picks the complete past seasons itself.

@@ -1,6 +1,6 @@
-import { loadStream } from '@cropcover/application';
+import { actorOf, loadStream } from '@cropcover/application';
 import { Quote, QuoteRequest } from '@cropcover/contracts';
-import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
+import { farmAggregate, farmStream, insurableFarm, utcDate } from '@cropcover/domain';
 import { commandRoute } from '../../command-route';
 import { coverDataSources } from '../cover-data-sources';
 import { COVER_REFUSED } from '../insurance-problems';
@@ -11,9 +11,14 @@ export const quoteRoute = commandRoute('POST /insurance/quote', {
   roles: ['insurer'],
   request: { body: QuoteRequest },
   success: { status: 200, schema: Quote, description: 'The quote' },
-  problems: { 404: { description: 'Unknown farm', codes: ['not_found'] }, 422: COVER_REFUSED },
-}).handle(async ({ deps, body: request, organizationId }) => {
+  problems: {
+    404: { description: 'Unknown farm, or no live insurance grant on it', codes: ['not_found'] },
+    422: COVER_REFUSED,
+  },
+}).handle(async ({ deps, body: request, organizationId, principal }) => {
   const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+  const today = utcDate(deps.clock.now());
+  insurableFarm(farm.state, actorOf(principal), today);
   const dataSources = await coverDataSources(deps, organizationId, farm.state, request);
-  return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources });
+  return deps.priceQuote({ request, farm, today, dataSources });
 });
