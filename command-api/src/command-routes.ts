@@ -1,6 +1,8 @@
 import { type Route, tagged } from '@cropcover/runtime';
 import type { CommandApiDeps } from './command-api-deps';
 import { createFarm } from './farms/create/post';
+import { revokeFarmAccessRoute } from './farms/farm_id/access/organization_id/delete';
+import { grantFarmAccessRoute } from './farms/farm_id/access/post';
 import { deleteFarm } from './farms/farm_id/delete';
 import { registerFieldRoute } from './farms/farm_id/fields/post';
 import { updateFarmRoute } from './farms/farm_id/put';
@@ -32,6 +34,8 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     createFarm,
     updateFarmRoute,
     deleteFarm,
+    grantFarmAccessRoute,
+    revokeFarmAccessRoute,
     registerFieldRoute,
   ]),
   ...tagged('Insurance', [

@@ -185,8 +185,16 @@ export {
 } from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events
 export {
+  AccessOrigin,
+  AccessPurpose,
   FARM_ETAG_HEADER,
   Farm,
+  FarmAccessGrant,
+  FarmAccessGranted,
+  FarmAccessGrantRequest,
+  FarmAccessList,
+  FarmAccessPathParams,
+  FarmAccessRevoked,
   FarmAttributes,
   FarmCreateRequest,
   FarmDeactivated,

@@ -20,18 +20,23 @@ export {
 
 // Farms: the farm aggregate with its fields, its deciders, who may see it
 export {
+  canManageFarm,
   canSeeFarm,
   deactivateFarm,
   evolveFarm,
   type Farm,
+  type FarmGrant,
   farmAggregate,
   farmStream,
+  grantFarmAccess,
   initialFarm,
-  linkFarmToOrganization,
+  insurableFarm,
   type RegisteredFarm,
   registerFarm,
   registerField,
+  revokeFarmAccess,
   updateFarm,
+  visibleOrganizations,
 } from './farms';
 
 // Index sources: stations, grids and fields, who writes their readings, where a field reads them

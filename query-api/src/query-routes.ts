@@ -1,4 +1,5 @@
 import { type Route, tagged } from '@cropcover/runtime';
+import { listFarmAccess } from './farms/farm_id/access/get';
 import { listFields } from './farms/farm_id/fields/get';
 import { getFarm } from './farms/farm_id/get';
 import { getOwnFarmerProfile } from './farms/farmers/me/get';
@@ -28,7 +29,7 @@ import type { QueryApiDeps } from './query-api-deps';
 /** Every read of the service, each declared in the folder of its path, grouped by the tag the OpenAPI
  *  document shows it under. The router and the document are built from this list alone. */
 export const queryRoutes: readonly Route<QueryApiDeps>[] = [
-  ...tagged('Farm registry', [getOwnFarmerProfile, lookUpFarmer, getFarm, listFields]),
+  ...tagged('Farm registry', [getOwnFarmerProfile, lookUpFarmer, getFarm, listFields, listFarmAccess]),
   ...tagged('Insurance', [
     listPolicies,
     getPolicy,

@@ -97,6 +97,7 @@ describeWithKafka('tracing across the whole flow', () => {
 
   it('follows an evaluation from the caller’s traceparent to the webhook’s HTTP send', async () => {
     const farm = await post('/farms/create', owner, { name: 'Shamba' });
+    await post(`/farms/${farm.farm_id}/access`, owner, { organization_id: insurer.org, purposes: ['insurance'] });
     const field = await post(`/farms/${farm.farm_id}/fields`, owner, {
       field_id: 'plot-1',
       name: 'North plot',

@@ -33,6 +33,7 @@ interface Subject {
 /** A farm and field with 30 seasons of history, read the way the checkout reads it, and policies on it. */
 const prepare = async (label: string, service: RunningService, bySource: boolean): Promise<Subject> => {
   const { farm_id } = await postTo(service, '/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
+  await postTo(service, `/farms/${farm_id}/access`, farmer, { organization_id: 'org-bench', purposes: ['insurance'] });
   const field = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, field_id: 'north' };
   const { field_id } = await postTo(service, `/farms/${farm_id}/fields`, farmer, field);
   const { cover, readings } = await seedThirtySeasons(service, provider, farm_id, field_id, bySource);

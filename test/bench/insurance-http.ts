@@ -60,6 +60,7 @@ try {
   const provider = await headersFor({ sub: 'bench-feed', org: 'org-bench', roles: ['data_provider'] });
 
   const { farm_id } = await post('/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
+  await post(`/farms/${farm_id}/access`, farmer, { organization_id: 'org-bench', purposes: ['insurance'] });
   const fieldBody = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, crop_type: 'maize' };
   const { field_id } = await post(`/farms/${farm_id}/fields`, farmer, { ...fieldBody, field_id: 'north' });
   // A field without readings: its covers are priced at the base rate, which isolates the cost of the

@@ -44,6 +44,7 @@ const cpuSecondsOf = async (service: RunningService): Promise<number> => {
 
 const prepare = async (label: string, service: RunningService): Promise<Subject> => {
   const { farm_id } = await postTo(service, '/farms/create', farmer, { name: 'Benchmark shamba', country: 'KE' });
+  await postTo(service, `/farms/${farm_id}/access`, farmer, { organization_id: 'org-bench', purposes: ['insurance'] });
   const field = { name: 'Plot', area_ha: 2.5, location: { lat: -1.29, lon: 36.82 }, crop_type: 'maize' };
   const { field_id } = await postTo(service, `/farms/${farm_id}/fields`, farmer, { ...field, field_id: 'north' });
   // No readings on this field: its covers are priced at the base rate, which isolates the cost of the

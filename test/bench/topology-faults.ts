@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestDatabase, kafkaBrokerScript } from '@cropcover/runtime/testing';
 import { apiClient, type Caller } from '../src/support/api-client';
 import { addDays, today } from '../src/support/calendar';
+import { grantInsurance } from '../src/support/farm-access';
 import { type RunningService, startProcess } from '../src/support/service-process';
 
 // Issue 11's figures for the production topology (projector publishing to Kafka, command API, webhook
@@ -76,6 +77,7 @@ try {
   const insurer: Caller = { sub: 'bench-underwriter', org: 'org-bench', roles: ['insurer'] };
   const feed: Caller = { sub: 'bench-feed', org: 'org-bench', roles: ['data_provider'] };
   const farm = await api.post('/farms/create', farmer, { name: 'Bench farm' });
+  await grantInsurance(api, farmer, farm.body.farm_id, insurer.org!);
   await api.post('/insurance/webhooks/trigger-events', insurer, { url: receiverUrl('/hooks') });
 
   /** Policies on fields of their own, each with a storm yesterday posted after issue: one breach each. */

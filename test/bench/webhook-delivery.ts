@@ -9,6 +9,7 @@ import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import { apiClient, type Caller } from '../src/support/api-client';
+import { grantInsurance } from '../src/support/farm-access';
 import { repositoryRoot, startService } from '../src/support/service-process';
 
 // trigger.breached webhooks through Kafka: the all-in-one service with KAFKA_BROKERS (publisher → topic
@@ -91,6 +92,7 @@ try {
 
   // 1. Latency: one field with 180 mm over 5 days (flood trigger 150 mm), many policies on it.
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: 'plot-1',
     name: 'North plot',

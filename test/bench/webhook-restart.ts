@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import { apiClient, type Caller } from '../src/support/api-client';
+import { grantInsurance } from '../src/support/farm-access';
 import { type RunningService, repositoryRoot, startProcess } from '../src/support/service-process';
 
 // Breach → webhook latency through Kafka in the production topology (projector publishing, dispatcher
@@ -67,6 +68,7 @@ try {
   const insurer: Caller = { sub: 'bench-underwriter', org: 'org-bench', roles: ['insurer'] };
   const feed: Caller = { sub: 'bench-feed', org: 'org-bench', roles: ['data_provider'] };
   const farm = await api.post('/farms/create', farmer, { name: 'Bench farm' });
+  await grantInsurance(api, farmer, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, farmer, {
     field_id: 'plot',
     name: 'Plot',

@@ -33,6 +33,7 @@ export const COVER_REFUSED = {
 /** The farm, or the product version a quote or issue names, is not found (other organizations' products
  *  are not visible). */
 export const UNKNOWN_FARM_OR_PRODUCT = {
-  description: 'not_found: no such farm; product_not_found: no such product or version in your organization',
+  description:
+    'not_found: no such farm, or no live insurance grant on it; product_not_found: no such product or version in your organization',
   codes: ['not_found', 'product_not_found'],
 } as const;

@@ -12,5 +12,11 @@ export const farmResponse = (farm: RegisteredFarm, owner: RegisteredFarmer): Far
   created_at: farm.createdAt,
   updated_at: farm.updatedAt,
   farmer: farmerResponse(owner),
-  organizations: [...farm.organizations],
+  // Answered to the owner or an admin, who see every grant.
+  organizations: farm.organizations.map((grant) => ({
+    organization_id: grant.organization_id,
+    relationship: grant.purposes[0]!,
+    linked_at: grant.granted_at,
+    ...(grant.expires_on === null ? {} : { expires_on: grant.expires_on }),
+  })),
 });

@@ -45,6 +45,8 @@ export const PROBLEM_STATUSES = {
   precondition_failed: 412,
   field_exists: 409,
   farm_inactive: 422,
+  access_grant_not_found: 404,
+  access_expiry_past: 422,
 
   // Index data: sources and readings
   source_exists: 409,

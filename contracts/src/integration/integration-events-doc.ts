@@ -80,7 +80,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.registryEvents,
       'RegistryEventMessage',
       '`aggregate_id` (the farm, farmer or index source id)',
-      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmLinkedToOrganization`, `FarmerRegistered`, `FarmerProfileUpdated`, `IndexSourceRegistered`.',
+      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted`, `FarmAccessRevoked`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerProfileUpdated`, `IndexSourceRegistered`.',
       RegistryEventMessage,
     ),
     '',

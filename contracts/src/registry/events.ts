@@ -1,5 +1,6 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
+import { FarmAccessGranted, FarmAccessRevoked } from './farm-access';
 import { FarmSize, FarmType, IrrigationType, SoilType, TenureType, WaterSource } from './farm-attributes';
 import { OnboardingStatus, UploadChannel } from './farmer';
 
@@ -82,7 +83,8 @@ export const FieldRegistered = z
   })
   .openapi('FieldRegistered');
 
-/** An insurer's organization issued a policy on the farm: it may read the farm from then on. */
+/** Before access grants (issue 25): an insurer's organization issued a policy on the farm, which then
+ *  let it read the farm. No longer appended; read as an `insurance` grant of origin `policy_issued`. */
 export const FarmLinkedToOrganization = z
   .object({
     farm_id: z.string(),
@@ -104,6 +106,8 @@ export const FarmEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmDeactivated'), data: FarmDeactivated }),
   z.object({ type: z.literal('FieldRegistered'), data: FieldRegistered }),
   z.object({ type: z.literal('FarmLinkedToOrganization'), data: FarmLinkedToOrganization }),
+  z.object({ type: z.literal('FarmAccessGranted'), data: FarmAccessGranted }),
+  z.object({ type: z.literal('FarmAccessRevoked'), data: FarmAccessRevoked }),
 ]);
 export type FarmEvent = z.infer<typeof FarmEvent>;
 

@@ -1,6 +1,8 @@
 import { DateTime, TrimmedText } from '../common';
 import { CurrencyCode } from '../currency';
+import { CalendarDate } from '../insurance/calendar-date';
 import { z } from '../zod';
+import { AccessPurpose } from './farm-access';
 import { FarmSize, FarmType, IrrigationType, SoilType, TenureType, WaterSource } from './farm-attributes';
 import { FarmerProfile } from './farmer';
 
@@ -58,11 +60,14 @@ export const FarmUpdateRequest = z
   .openapi('FarmUpdateRequest');
 export type FarmUpdateRequest = z.infer<typeof FarmUpdateRequest>;
 
+/** A live or expired grant as the farm shows it: the owner and admins see every one, a granted
+ *  organization only its own. `relationship` is the grant's first purpose. */
 export const FarmLinkedOrganization = z
   .object({
     organization_id: z.string(),
-    relationship: z.enum(['insurer']),
+    relationship: AccessPurpose,
     linked_at: DateTime,
+    expires_on: CalendarDate.optional(),
   })
   .openapi('FarmLinkedOrganization');
 export type FarmLinkedOrganization = z.infer<typeof FarmLinkedOrganization>;

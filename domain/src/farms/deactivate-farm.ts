@@ -1,5 +1,6 @@
 import type { FarmEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
+import { utcDate } from '../insurance/calendar/calendar-date';
 import { laterTimestamp } from '../later-timestamp';
 import type { Farm } from './farm';
 import { managedFarm } from './farm-access';
@@ -11,7 +12,7 @@ export interface DeactivateFarm {
 
 /** Soft delete: the farm stays in the log and on issued policies, but is gone for everything new. */
 export const deactivateFarm = (command: DeactivateFarm, state: Farm): FarmEvent[] => {
-  const farm = managedFarm(state, command.actor);
+  const farm = managedFarm(state, command.actor, utcDate(command.now));
   return [
     {
       type: 'FarmDeactivated',

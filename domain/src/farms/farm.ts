@@ -1,4 +1,4 @@
-import type { FarmAttributes, FarmEvent, FarmLinkedOrganization } from '@cropcover/contracts';
+import type { AccessOrigin, AccessPurpose, FarmAttributes, FarmEvent } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 
 export interface FarmField {
@@ -8,6 +8,16 @@ export interface FarmField {
   readonly location: { readonly lat: number; readonly lon: number };
   readonly cropType: string | null;
   readonly registeredAt: string;
+}
+
+/** An organization's access to the farm, as the farmer (or an admin) granted it; live until the end of
+ *  `expires_on` (UTC), or until revoked, which removes it. */
+export interface FarmGrant {
+  readonly organization_id: string;
+  readonly purposes: readonly AccessPurpose[];
+  readonly expires_on: string | null;
+  readonly origin: AccessOrigin;
+  readonly granted_at: string;
 }
 
 export type Farm =
@@ -24,7 +34,7 @@ export type Farm =
       readonly createdAt: string;
       readonly updatedAt: string;
       readonly fields: readonly FarmField[];
-      readonly organizations: readonly FarmLinkedOrganization[];
+      readonly organizations: readonly FarmGrant[];
     };
 
 export type RegisteredFarm = Extract<Farm, { status: 'registered' }>;
@@ -76,14 +86,32 @@ export const evolveFarm = (state: Farm, event: FarmEvent): Farm => {
       return { ...state, fields: [...state.fields, field] };
     }
     case 'FarmLinkedToOrganization': {
-      const { organization_id, relationship, linked_at } = event.data;
-      if (state.organizations.some((link) => link.organization_id === organization_id)) return state;
-      return { ...state, organizations: [...state.organizations, { organization_id, relationship, linked_at }] };
+      // Made by issuing a policy before grants existed: an insurance grant, its origin kept visible.
+      const { organization_id, linked_at } = event.data;
+      if (state.organizations.some((grant) => grant.organization_id === organization_id)) return state;
+      const grant: FarmGrant = {
+        organization_id,
+        purposes: ['insurance'],
+        expires_on: null,
+        origin: 'policy_issued',
+        granted_at: linked_at,
+      };
+      return { ...state, organizations: [...state.organizations, grant] };
     }
+    case 'FarmAccessGranted': {
+      const { organization_id, purposes, expires_on, origin, granted_at } = event.data;
+      const others = state.organizations.filter((grant) => grant.organization_id !== organization_id);
+      return { ...state, organizations: [...others, { organization_id, purposes, expires_on, origin, granted_at }] };
+    }
+    case 'FarmAccessRevoked':
+      return {
+        ...state,
+        organizations: state.organizations.filter((grant) => grant.organization_id !== event.data.organization_id),
+      };
   }
 };
 
-/** `farm-<farm_id>`: a farm, its fields and the organizations linked to it. */
+/** `farm-<farm_id>`: a farm, its fields and the organizations granted access to it. */
 export const farmStream = streamName('farm');
 
 export const farmAggregate: Aggregate<Farm, FarmEvent> = { initial: initialFarm, evolve: evolveFarm };

@@ -1,6 +1,7 @@
 import type { FarmEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
+import { utcDate } from '../insurance/calendar/calendar-date';
 import type { Farm } from './farm';
 import { managedFarm } from './farm-access';
 
@@ -18,7 +19,7 @@ export interface RegisterField {
 }
 
 export const registerField = (command: RegisterField, state: Farm): FarmEvent[] => {
-  const farm = managedFarm(state, command.actor);
+  const farm = managedFarm(state, command.actor, utcDate(command.now));
   const existing = farm.fields.find((field) => field.fieldId === command.fieldId);
   if (existing) {
     const sameField =

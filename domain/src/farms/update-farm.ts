@@ -1,6 +1,7 @@
 import type { FarmAttributes, FarmEvent } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
+import { utcDate } from '../insurance/calendar/calendar-date';
 import { laterTimestamp } from '../later-timestamp';
 import { changedFields } from './changed-fields';
 import type { Farm } from './farm';
@@ -17,7 +18,7 @@ export interface UpdateFarm {
 }
 
 export const updateFarm = (command: UpdateFarm, state: Farm): FarmEvent[] => {
-  const farm = managedFarm(state, command.actor);
+  const farm = managedFarm(state, command.actor, utcDate(command.now));
   const changedSince = (seen: string | undefined) =>
     seen !== undefined && Date.parse(seen) !== Date.parse(farm.updatedAt);
   if (changedSince(command.ifMatchUpdatedAt)) {

@@ -1,8 +1,12 @@
+import type { AccessPurpose } from '@cropcover/contracts';
 import { farmerStream, farmStream } from '@cropcover/domain';
+import { calendarDateOf } from '@cropcover/read-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch } from '../projection-batch';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
 import {
+  farmAccessGranted,
+  farmAccessRevoked,
   farmAttributes,
   farmDeactivated,
   farmerRegistered,
@@ -57,9 +61,30 @@ describe('farms projection', () => {
       ],
       'no_stream',
     );
+    const grant = (organization_id: string, purposes: AccessPurpose[], expires_on: string | null, at: string) =>
+      farmAccessGranted({
+        farm_id: 'farm2',
+        organization_id,
+        purposes,
+        expires_on,
+        origin: 'owner',
+        granted_by: 'owner-2',
+        granted_at: at,
+      });
     const last = await t.eventStore.append(
       farmStream('farm2'),
-      [farmRegistered('farm2', 'f1', '2026-03-05T10:00:00.000Z', farmAttributes({ name: 'Second', country: null }))],
+      [
+        farmRegistered('farm2', 'f1', '2026-03-05T10:00:00.000Z', farmAttributes({ name: 'Second', country: null })),
+        grant('org-coop', ['insurance'], null, '2026-03-05T11:00:00.000Z'),
+        grant('org-lender', ['credit'], null, '2026-03-05T12:00:00.000Z'),
+        grant('org-coop', ['credit', 'insurance'], '2026-12-31', '2026-03-05T13:00:00.000Z'),
+        farmAccessRevoked({
+          farm_id: 'farm2',
+          organization_id: 'org-lender',
+          revoked_by: 'owner-2',
+          revoked_at: '2026-03-05T14:00:00.000Z',
+        }),
+      ],
       'no_stream',
     );
     await waitUntilVisible(t.eventStore, last.position);
@@ -69,7 +94,21 @@ describe('farms projection', () => {
   const project = async () => applyBatch(t.db, farmsProjection, await t.eventStore.readAll('start', 100));
   const farms = () => t.db.selectFrom('farms').selectAll().orderBy('farm_id').execute();
   const fields = () => t.db.selectFrom('farm_fields').selectAll().orderBy('farm_id').orderBy('field_id').execute();
-  const organizations = () => t.db.selectFrom('farm_organizations').selectAll().orderBy('farm_id').execute();
+  const organizations = () =>
+    t.db
+      .selectFrom('farm_organizations')
+      .select((eb) => [
+        'farm_id',
+        'organization_id',
+        'relationship',
+        'linked_at',
+        'purposes',
+        'origin',
+        calendarDateOf(eb.ref('expires_on')).as('expires_on'),
+      ])
+      .orderBy('farm_id')
+      .orderBy('organization_id')
+      .execute();
 
   it('registers and updates farms, keeping a deactivated farm as an inactive row', async () => {
     await project();
@@ -104,7 +143,7 @@ describe('farms projection', () => {
         country: null,
         is_active: true,
         updated_at: new Date('2026-03-05T10:00:00.000Z'),
-        stream_revision: 0,
+        stream_revision: 4,
       }),
     ]);
   });
@@ -134,13 +173,25 @@ describe('farms projection', () => {
     ]);
   });
 
-  it('links the organizations that insure the farm', async () => {
+  it('keeps each unrevoked grant as last given; a link made by issuing is an insurance grant', async () => {
     expect(await organizations()).toEqual([
       {
         farm_id: 'farm1',
         organization_id: 'org-insurer',
-        relationship: 'insurer',
+        relationship: 'insurance',
         linked_at: new Date('2026-03-03T12:00:00.000Z'),
+        purposes: ['insurance'],
+        origin: 'policy_issued',
+        expires_on: null,
+      },
+      {
+        farm_id: 'farm2',
+        organization_id: 'org-coop',
+        relationship: 'credit',
+        linked_at: new Date('2026-03-05T13:00:00.000Z'),
+        purposes: ['credit', 'insurance'],
+        origin: 'owner',
+        expires_on: '2026-12-31',
       },
     ]);
   });

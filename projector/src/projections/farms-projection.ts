@@ -9,7 +9,12 @@ import { anyOf, recordsetOf } from './batch-parameters';
 /** A farms row as the projection works on it and writes it: crops as an array (jsonb). */
 type FarmRow = Omit<Insertable<FarmsTable>, 'common_grown_crops'> & { common_grown_crops: string[] | null };
 type FieldRow = Insertable<FarmFieldsTable>;
-type OrganizationRow = Insertable<FarmOrganizationsTable>;
+/** A grant row as the projection writes it: purposes as an array (jsonb). */
+type OrganizationRow = Omit<Insertable<FarmOrganizationsTable>, 'purposes'> & { purposes: string[] };
+/** What a batch does to one (farm, organization): its last event decides. */
+type GrantChange =
+  | { readonly kind: 'grant' | 'legacy_link'; readonly row: OrganizationRow }
+  | { readonly kind: 'revoke'; readonly farm_id: string; readonly organization_id: string };
 type RevisedFarmEvent = FarmEvent & { readonly revision: number };
 
 const HANDLED = new Set<FarmEvent['type']>([
@@ -18,6 +23,8 @@ const HANDLED = new Set<FarmEvent['type']>([
   'FarmDeactivated',
   'FieldRegistered',
   'FarmLinkedToOrganization',
+  'FarmAccessGranted',
+  'FarmAccessRevoked',
 ]);
 
 const decode = (event: RecordedEvent<FarmEvent['type']>): RevisedFarmEvent => ({
@@ -52,7 +59,9 @@ const evolve = (row: FarmRow | undefined, event: RevisedFarmEvent): FarmRow | un
       return { ...row, is_active: false, updated_at: event.data.deactivated_at, ...revision };
     case 'FieldRegistered':
     case 'FarmLinkedToOrganization':
-      // Neither moves the farm's updated_at (its lost-update version); the row has seen the revision.
+    case 'FarmAccessGranted':
+    case 'FarmAccessRevoked':
+      // None moves the farm's updated_at (its lost-update version); the row has seen the revision.
       return { ...row, ...revision };
   }
 };
@@ -72,8 +81,73 @@ const fieldRow = (event: RevisedFarmEvent): FieldRow | undefined => {
   };
 };
 
-const organizationRow = (event: RevisedFarmEvent): OrganizationRow | undefined =>
-  event.type === 'FarmLinkedToOrganization' ? event.data : undefined;
+const grantChange = (event: RevisedFarmEvent): GrantChange | undefined => {
+  switch (event.type) {
+    case 'FarmLinkedToOrganization': {
+      // A link made by issuing, before grants: read as an insurance grant (migration 0022 did the same).
+      const { farm_id, organization_id, linked_at } = event.data;
+      const row = { farm_id, organization_id, relationship: 'insurance', linked_at, purposes: ['insurance'] };
+      return { kind: 'legacy_link', row: { ...row, origin: 'policy_issued', expires_on: null } };
+    }
+    case 'FarmAccessGranted': {
+      const { farm_id, organization_id, purposes, expires_on, origin, granted_at } = event.data;
+      const row = { farm_id, organization_id, relationship: purposes[0]!, linked_at: granted_at, purposes };
+      return { kind: 'grant', row: { ...row, origin, expires_on } };
+    }
+    case 'FarmAccessRevoked':
+      return { kind: 'revoke', farm_id: event.data.farm_id, organization_id: event.data.organization_id };
+    default:
+      return undefined;
+  }
+};
+
+/** Folds a change into the batch's pending one for its (farm, organization), as the aggregate would: a
+ *  legacy link adds a grant only where none is held. */
+const foldGrantChange = (pending: GrantChange | undefined, change: GrantChange): GrantChange => {
+  if (change.kind !== 'legacy_link' || pending === undefined) return change;
+  return pending.kind === 'revoke' ? { kind: 'grant', row: change.row } : pending;
+};
+
+const keyOfChange = (change: GrantChange): string =>
+  'row' in change
+    ? JSON.stringify([change.row.farm_id, change.row.organization_id])
+    : JSON.stringify([change.farm_id, change.organization_id]);
+
+/** Writes each (farm, organization)'s last change: revoked grants deleted, grants upserted, legacy links
+ *  inserted only where no grant is held. */
+const writeGrantChanges = async (trx: Transaction<ReadModels>, changes: readonly GrantChange[]): Promise<void> => {
+  for (const change of changes.filter((candidate) => candidate.kind === 'revoke')) {
+    await trx
+      .deleteFrom('farm_organizations')
+      .where('farm_id', '=', change.farm_id)
+      .where('organization_id', '=', change.organization_id)
+      .execute();
+  }
+  const rowsOf = (kind: GrantChange['kind']) =>
+    changes.flatMap((change) => (change.kind === kind && 'row' in change ? [change.row] : []));
+  const granted = rowsOf('grant');
+  if (granted.length > 0)
+    await trx
+      .insertInto('farm_organizations')
+      .expression(recordsetOf('farm_organizations', granted))
+      .onConflict((conflict) =>
+        conflict.columns(['farm_id', 'organization_id']).doUpdateSet((eb) => ({
+          relationship: eb.ref('excluded.relationship'),
+          linked_at: eb.ref('excluded.linked_at'),
+          purposes: eb.ref('excluded.purposes'),
+          origin: eb.ref('excluded.origin'),
+          expires_on: eb.ref('excluded.expires_on'),
+        })),
+      )
+      .execute();
+  const linked = rowsOf('legacy_link');
+  if (linked.length > 0)
+    await trx
+      .insertInto('farm_organizations')
+      .expression(recordsetOf('farm_organizations', linked))
+      .onConflict((conflict) => conflict.columns(['farm_id', 'organization_id']).doNothing())
+      .execute();
+};
 
 const upsertFarms = async (trx: Transaction<ReadModels>, rows: readonly FarmRow[]): Promise<void> => {
   if (rows.length === 0) return;
@@ -120,20 +194,10 @@ const insertFields = async (trx: Transaction<ReadModels>, rows: readonly FieldRo
     .execute();
 };
 
-/** A farm is linked to an organization once; a second link (or a replay) keeps the first linked_at. */
-const insertOrganizations = async (trx: Transaction<ReadModels>, rows: readonly OrganizationRow[]): Promise<void> => {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('farm_organizations')
-    .expression(recordsetOf('farm_organizations', rows))
-    .onConflict((conflict) => conflict.columns(['farm_id', 'organization_id']).doNothing())
-    .execute();
-};
-
-/** Farms (`farms`), their fields (`farm_fields`) and linked organizations (`farm_organizations`), from the
+/** Farms (`farms`), their fields (`farm_fields`) and access grants (`farm_organizations`), from the
  *  `farm-<id>` streams. Reads the farms a batch touches, applies its events to them in memory (skipping
- *  those at or below a row's stream_revision), writes back each changed farm once and inserts the new
- *  fields and links. */
+ *  those at or below a row's stream_revision), writes back each changed farm once, inserts the new
+ *  fields and writes each grant's last change. */
 export const farmsProjection: Projection = {
   name: 'farms',
   tables: ['farms', 'farm_fields', 'farm_organizations'],
@@ -143,19 +207,20 @@ export const farmsProjection: Projection = {
     const rows = await loadRows(trx, [...new Set(farmEvents.map((event) => event.data.farm_id))]);
     const changed = new Map<string, FarmRow>();
     const fields: FieldRow[] = [];
-    const organizations: OrganizationRow[] = [];
+    const grants = new Map<string, GrantChange>();
     for (const event of farmEvents) {
       const field = fieldRow(event);
       if (field) fields.push(field);
-      const organization = organizationRow(event);
-      if (organization) organizations.push(organization);
       const next = evolve(rows.get(event.data.farm_id), event);
       if (!next) continue;
       rows.set(next.farm_id, next);
       changed.set(next.farm_id, next);
+      // Only once the farm row has taken the event: a replayed revoke or grant must not undo a later one.
+      const change = grantChange(event);
+      if (change) grants.set(keyOfChange(change), foldGrantChange(grants.get(keyOfChange(change)), change));
     }
     await upsertFarms(trx, [...changed.values()]);
     await insertFields(trx, fields);
-    await insertOrganizations(trx, organizations);
+    await writeGrantChanges(trx, [...grants.values()]);
   },
 };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  FarmAccessGranted,
+  FarmAccessRevoked,
   FarmAttributes,
   FarmDeactivated,
   FarmerProfileUpdated,
@@ -98,3 +100,9 @@ export const fieldRegistered = (data: z.infer<typeof FieldRegistered>): NewEvent
 
 export const farmLinkedToOrganization = (data: z.infer<typeof FarmLinkedToOrganization>): NewEvent =>
   newEvent('FarmLinkedToOrganization', data);
+
+export const farmAccessGranted = (data: z.infer<typeof FarmAccessGranted>): NewEvent =>
+  newEvent('FarmAccessGranted', data);
+
+export const farmAccessRevoked = (data: z.infer<typeof FarmAccessRevoked>): NewEvent =>
+  newEvent('FarmAccessRevoked', data);

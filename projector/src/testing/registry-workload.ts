@@ -2,6 +2,8 @@ import type { FarmAttributes, FarmerProfileFields } from '@cropcover/contracts';
 import { farmerStream, farmStream, shareableIdStream } from '@cropcover/domain';
 import type { EventStore, NewEvent } from '@cropcover/eventstore';
 import {
+  farmAccessGranted,
+  farmAccessRevoked,
   farmAttributes,
   farmDeactivated,
   farmerProfileUpdated,
@@ -150,19 +152,55 @@ export const registryWorkload = (
     fields.push({ ...columns, lat: location.lat, lon: location.lon, created_at: at });
   };
 
-  /** As on issuing a policy; the command side links an organization to a farm only once. */
-  const linkOrganization = async (farm: Row) => {
+  /** The owner's grant (replacing any), or now and then a link as issuing made them before grants,
+   *  which the command side made once per organization and farm. */
+  const grantAccess = async (farm: Row) => {
     const organizationId = pick(ORGANIZATIONS);
     const key = `${farm.farm_id as string}/${organizationId}`;
-    if (links.has(key)) return;
-    const link = {
-      farm_id: farm.farm_id as string,
-      organization_id: organizationId,
-      relationship: 'insurer' as const,
-      linked_at: now(),
-    };
-    await farmEvent(farm, farmLinkedToOrganization(link));
-    links.set(key, link);
+    const at = now();
+    const base = { farm_id: farm.farm_id as string, organization_id: organizationId, linked_at: at };
+    if (!links.has(key) && random() < 0.3) {
+      await farmEvent(farm, farmLinkedToOrganization({ ...base, relationship: 'insurer' }));
+      links.set(key, {
+        ...base,
+        relationship: 'insurance',
+        purposes: ['insurance'],
+        origin: 'policy_issued',
+        expires_on: null,
+      });
+      return;
+    }
+    const purposes = random() < 0.5 ? (['insurance'] as const) : (['credit', 'insurance'] as const);
+    const { linked_at: _, ...grantKey } = base;
+    await farmEvent(
+      farm,
+      farmAccessGranted({
+        ...grantKey,
+        purposes: [...purposes],
+        expires_on: null,
+        origin: 'owner',
+        granted_by: 'owner',
+        granted_at: at,
+      }),
+    );
+    links.set(key, { ...base, relationship: purposes[0], purposes: [...purposes], origin: 'owner', expires_on: null });
+  };
+
+  const revokeAccess = async (farm: Row) => {
+    const held = [...links.keys()].filter((key) => key.startsWith(`${farm.farm_id as string}/`));
+    if (held.length === 0) return;
+    const key = pick(held);
+    const link = links.get(key)!;
+    await farmEvent(
+      farm,
+      farmAccessRevoked({
+        farm_id: link.farm_id as string,
+        organization_id: link.organization_id as string,
+        revoked_by: 'owner',
+        revoked_at: now(),
+      }),
+    );
+    links.delete(key);
   };
 
   const deactivateFarm = async (farm: Row) => {
@@ -182,7 +220,8 @@ export const registryWorkload = (
       if (activeFarms.length === 0 || roll < 0.45) return registerFarm(pick(knownFarmers));
       if (roll < 0.65) return updateFarm(pick(activeFarms));
       if (roll < 0.85) return registerField(pick(activeFarms));
-      if (roll < 0.93) return linkOrganization(pick(knownFarms));
+      if (roll < 0.91) return grantAccess(pick(knownFarms));
+      if (roll < 0.93) return revokeAccess(pick(knownFarms));
       return deactivateFarm(pick(activeFarms));
     },
     appendedEvents: () => appended,

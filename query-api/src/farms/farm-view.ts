@@ -1,5 +1,6 @@
-import type { Farm, FarmerProfile } from '@cropcover/contracts';
-import type { ReadModels } from '@cropcover/read-store';
+import type { AccessPurpose, Farm, FarmerProfile } from '@cropcover/contracts';
+import { type Actor, visibleOrganizations } from '@cropcover/domain';
+import { calendarDateOf, type ReadModels } from '@cropcover/read-store';
 import type { Kysely, Selectable } from 'kysely';
 import { isoTimestamp } from '../timestamps';
 
@@ -22,8 +23,9 @@ export const farmerView = (row: FarmerRow): FarmerProfile => ({
   updated_at: isoTimestamp(row.updated_at),
 });
 
-/** Farms with their owner and linked organizations, in the order given: three queries, whatever the count. */
-export const farmViews = async (db: Kysely<ReadModels>, farms: readonly FarmRow[]): Promise<Farm[]> => {
+/** Farms with their owner and the organizations granted access, in the order given: three queries,
+ *  whatever the count. The owner and admins see every grant, anyone else only its own organization's. */
+export const farmViews = async (db: Kysely<ReadModels>, farms: readonly FarmRow[], actor: Actor): Promise<Farm[]> => {
   if (farms.length === 0) return [];
   const farmIds = farms.map((farm) => farm.farm_id);
   const ownerIds = [...new Set(farms.map((farm) => farm.owner_farmer_id))];
@@ -31,7 +33,13 @@ export const farmViews = async (db: Kysely<ReadModels>, farms: readonly FarmRow[
     db.selectFrom('farmers').selectAll().where('farmer_id', 'in', ownerIds).execute(),
     db
       .selectFrom('farm_organizations')
-      .selectAll()
+      .select((eb) => [
+        'farm_id',
+        'organization_id',
+        'relationship',
+        'linked_at',
+        calendarDateOf(eb.ref('expires_on')).as('expires_on'),
+      ])
       .where('farm_id', 'in', farmIds)
       .orderBy('linked_at')
       .orderBy('organization_id')
@@ -59,12 +67,15 @@ export const farmViews = async (db: Kysely<ReadModels>, farms: readonly FarmRow[
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
     farmer: ownerById.get(row.owner_farmer_id)!,
-    organizations: links
-      .filter((link) => link.farm_id === row.farm_id)
-      .map((link) => ({
-        organization_id: link.organization_id,
-        relationship: link.relationship as 'insurer',
-        linked_at: isoTimestamp(link.linked_at),
-      })),
+    organizations: visibleOrganizations(
+      actor,
+      { ownerSubject: row.owner_subject },
+      links.filter((link) => link.farm_id === row.farm_id),
+    ).map((link) => ({
+      organization_id: link.organization_id,
+      relationship: link.relationship as AccessPurpose,
+      linked_at: isoTimestamp(link.linked_at),
+      ...(link.expires_on === null ? {} : { expires_on: link.expires_on }),
+    })),
   }));
 };

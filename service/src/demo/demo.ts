@@ -97,6 +97,9 @@ const run = async (): Promise<void> => {
   say(
     `2. Field     "${field.name}", ${field.area_ha} ha of ${field.crop_type ?? 'crops'} (field_id ${field.field_id})`,
   );
+  // The farmer's data is the farmer's: the insurer may quote and insure the farm only once granted.
+  await api.post(farmer, `/farms/${farm.farm_id}/access`, { organization_id: insurer.org, purposes: ['insurance'] });
+  say(`             ${farmer.sub} grants ${insurer.org} access to the farm for insurance`);
 
   // Cover must start within the last 7 days (no retroactive cover) and may not be bought on a loss
   // already in the data (known loss): the weather up to term start is in when the cover is issued, and
@@ -184,6 +187,10 @@ const run = async (): Promise<void> => {
     name: 'Hill plot',
     area_ha: 1.2,
     location: { lat: -0.312, lon: 36.071 },
+  });
+  await api.post(neighbour, `/farms/${neighbourFarm.farm_id}/access`, {
+    organization_id: insurer.org,
+    purposes: ['insurance'],
   });
   const neighbourCover = {
     farm_id: neighbourFarm.farm_id,

@@ -102,6 +102,10 @@ describe('the OpenAPI document built from the route declarations', () => {
         'put /farms/{farm_id}: parameter header If-Match added',
         // The lookup validated 1-40 characters; the document now says so.
         'get /farms/farmers/{platform_farmer_id}: parameter path platform_farmer_id differs',
+        // Farmers own their data (issue 25): a farm's organizations are the farmer's grants, each with the
+        // purpose it was granted for and its expiry, and a farm is read by a live grant.
+        'components.schemas.FarmLinkedOrganization differs',
+        'get /farms/{farm_id}: summary differs',
         // Term sheets (issue 24): the perils, reading indexes and skip reason they add (the seed's stay), a
         // cover's index named by its sheet (any snake_case name), the product a quote prices and a policy
         // was issued on (and the product quote and issue name), and a cover's phases beside its figures in evaluations, history and webhooks.

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { axeViolations, chromiumMissing, launchChromium } from '../support/chromium';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { type RunningService, repositoryRoot, startService } from '../support/service-process';
 
@@ -93,6 +94,7 @@ describeNeeding('the console', chromiumMissing, () => {
     ]);
     api = apiClient(service.baseUrl);
     const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
+    await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
     const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
       field_id: 'north',
       name: 'North plot',

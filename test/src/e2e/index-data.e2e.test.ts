@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, repositoryRoot, startService } from '../support/service-process';
 
@@ -28,6 +29,7 @@ const fieldAt = async (location: { lat: number; lon: number }) => {
   const owner = farmer();
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${++sequence}`,
     name: 'Plot',

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
@@ -73,6 +74,7 @@ const farmWithField = async (farmBody: Record<string, unknown> = { name: 'Shamba
   const owner = farmer();
   const farm = await api.post('/farms/create', owner, farmBody);
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${++sequence}`,
     name: 'North plot',
@@ -360,22 +362,20 @@ describe('POST /insurance/policies (endpoint 3)', () => {
       settlement_period_days: 30,
     });
 
-    // The insurer's organization may now read the farm: the link was made and the read model has it.
+    // The insurer's organization reads the farm through the farmer's grant, and sees only its own entry.
     const farm = await api.get(`/farms/${field.farm_id}`, insurer);
     expect(farm.status).toBe(200);
     expect(farm.body.organizations).toEqual([
-      { organization_id: 'org-a', relationship: 'insurer', linked_at: policy.issued_at },
+      { organization_id: 'org-a', relationship: 'insurance', linked_at: expect.any(String) },
     ]);
   });
 
-  it('links the organization once however many policies it issues on the farm', async () => {
+  it('grants nothing by issuing: the farm stream holds only what the farmer did', async () => {
     const field = await farmWithField();
     await issue(field);
     await issue(field);
-    const links = (await streamEvents(`farm-${field.farm_id}`)).filter(
-      (event) => event.type === 'FarmLinkedToOrganization',
-    );
-    expect(links).toHaveLength(1);
+    const types = (await streamEvents(`farm-${field.farm_id}`)).map((event) => event.type);
+    expect(types).toEqual(['FarmRegistered', 'FarmAccessGranted', 'FieldRegistered']);
   });
 
   describe('refuses a term it may not cover with 422, recording nothing', () => {

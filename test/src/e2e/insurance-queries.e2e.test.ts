@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
@@ -84,6 +85,7 @@ const farmWithField = async () => {
   const owner = farmer();
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!, 'org-list');
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${++sequence}`,
     name: 'North plot',

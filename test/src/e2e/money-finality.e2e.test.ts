@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
@@ -34,6 +35,7 @@ const farmWithField = async () => {
   const owner = farmer();
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${++sequence}`,
     name: 'North plot',

@@ -208,8 +208,24 @@ describe('every route of the OpenAPI document, walked over HTTP through a Prism 
     await call('get', '/farms/{farm_id}/fields', { caller: owner, params: ids });
     ids.field_id = 'north';
 
+    const insurance = { organization_id: insurer.org!, purposes: ['insurance'] };
+    const access = '/farms/{farm_id}/access';
+    expect((await call('post', access, { caller: owner, params: ids, body: insurance })).status).toBe(201);
+    await call('post', access, { caller: owner, params: ids, body: { ...insurance, expires_on: '2001-01-01' } });
+    await call('post', access, { caller: fresh(owner), params: ids, body: insurance });
+    await call('post', access, { caller: insurer, params: ids, body: { ...insurance, organization_id: 'org-other' } });
+    const advisory = { organization_id: 'org-walk-advisor', purposes: ['advisory'] };
+    expect((await call('post', access, { caller: owner, params: ids, body: advisory })).status).toBe(201);
+    await call('get', access, { caller: owner, params: ids });
+    await call('get', access, { caller: insurer, params: ids });
+    ids.organization_id = advisory.organization_id;
+    const revoke = '/farms/{farm_id}/access/{organization_id}';
+    expect((await call('delete', revoke, { caller: owner, params: ids })).status).toBe(204);
+    await call('delete', revoke, { caller: owner, params: ids });
+
     const doomed = await call('post', '/farms/create', { caller: owner, body: { name: 'Doomed' } });
     const inactive = { farm_id: doomed.body.farm_id as string };
+    await call('post', access, { caller: owner, params: inactive, body: insurance });
     ids.inactive_farm_id = inactive.farm_id;
     await call('delete', '/farms/{farm_id}', { caller: fresh(owner), params: inactive });
     await call('delete', '/farms/{farm_id}', { caller: owner, params: inactive });

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { type RunningService, startService } from '../support/service-process';
 
@@ -67,6 +68,7 @@ describe('pricing after new readings, across HTTP workers', () => {
   it('refuses on a storm recorded after every worker quoted the cover without it', async () => {
     const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
     expect(farm.status).toBe(201);
+    await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
     const fieldId = 'plot';
     const added = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
       field_id: fieldId,

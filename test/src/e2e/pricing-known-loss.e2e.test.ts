@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
@@ -35,6 +36,7 @@ const fieldOf = async () => {
   const owner: Caller = { sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' };
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${sequence}`,
     name: 'Plot',

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
 import {
@@ -43,6 +44,7 @@ const breachablePolicy = async (api: ApiClient, insurer: Caller) => {
   const owner: Caller = { sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' };
   const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
   expect(farm.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${sequence}`,
     name: 'North plot',

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
+import { grantInsurance } from '../support/farm-access';
 import { type RunningService, startProcess } from '../support/service-process';
 
 // Issue 11, fault 3: a keyed create whose events were appended but whose answer was lost (the command API
@@ -82,6 +83,7 @@ describe('a keyed create killed between append and answer', () => {
     const farm = await apiClient(api!.baseUrl).post('/farms/create', owner, { name: 'Setup farm' });
     expect(farm.status).toBe(201);
     farmId = farm.body.farm_id;
+    await grantInsurance(apiClient(api!.baseUrl), owner, farmId, insurer.org!);
     await projector!.stop();
     projector = undefined;
   }, 30_000);

@@ -248,6 +248,12 @@ const clientLoop = async (client: number, keepGoing: () => boolean): Promise<voi
       key: keyed('field'),
     });
     if (field?.status !== 201) continue;
+    // The farmer lets the insurer quote and insure the farm (SPEC §6).
+    const granted = await send('commandApi', 'POST', `/farms/${toldFarm.farmId}/access`, owner, {
+      body: { organization_id: insurer.org, purposes: ['insurance'] },
+      key: keyed('grant'),
+    });
+    if (granted?.status !== 201) continue;
     const toldField = { farm: toldFarm, fieldId: field.body.field_id, name: fieldName, token: tokenOf(field) };
     told.fields.push(toldField);
 

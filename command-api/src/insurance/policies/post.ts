@@ -12,14 +12,14 @@ import {
   farmAggregate,
   farmStream,
   initialPolicy,
+  insurableFarm,
   issuePolicy,
-  linkFarmToOrganization,
   policyAggregate,
   policyStream,
   policyView,
+  utcDate,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
-import { comparePositions, type GlobalPosition } from '@cropcover/eventstore';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../command-route';
@@ -29,11 +29,8 @@ import { coverDataSources } from '../cover-data-sources';
 import { COVER_REFUSED, UNKNOWN_FARM_OR_PRODUCT } from '../insurance-problems';
 import { productOfCover } from '../product-to-sell';
 
-const later = (a: GlobalPosition | undefined, b: GlobalPosition | undefined): GlobalPosition | undefined =>
-  a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b;
-
-/** Endpoint 3: issues the cover at the price its quote shows, and links the insurer's organization to the
- *  farm so it may read the farm from then on. */
+/** Endpoint 3: issues the cover at the price its quote shows, on a farm the farmer granted the insurer's
+ *  organization `insurance` access to (SPEC §6); issuing grants nothing by itself. */
 export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
   summary: 'Issue a policy (endpoint 3) with its trigger terms frozen',
   roles: ['insurer'],
@@ -63,20 +60,7 @@ export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
     earlier.state.status === 'not_issued'
       ? await issueNewPolicy(deps, context, organizationId, request, farm, policyId)
       : { state: earlier.state, position: earlier.position };
-  // A second append on another stream, not one transaction: the policy is the source of truth and
-  // the link only grants read access to the farm. Linking is idempotent, so if this append fails the
-  // next policy issued on the farm makes the link.
-  const linked = await handleCommand(
-    deps.eventStore,
-    farmStream(request.farm_id),
-    farmAggregate,
-    (state) => linkFarmToOrganization({ organizationId, now: context.now }, state),
-    context,
-    farm,
-  );
-  // The later of policy and link; on a keyed retry both may be its first run's, and the answer must
-  // still carry a token a GET of that policy honours.
-  await awaitReadModels(deps.readYourWrites, res, later(issued.position, linked.position));
+  await awaitReadModels(deps.readYourWrites, res, issued.position);
   res.location(`/insurance/policies/${policyId}`);
   return policyView(visibleIssuedPolicy(issued.state, context.actor));
 });
@@ -89,6 +73,7 @@ const issueNewPolicy = async (
   farm: LoadedStream<Farm>,
   policyId: string,
 ) => {
+  insurableFarm(farm.state, context.actor, utcDate(context.now));
   const product = await productOfCover(deps, organizationId, request.product);
   // Resolved before the decision so the burning cost prices on the very data the policy freezes.
   const dataSources = await coverDataSources(deps, organizationId, farm.state, request, product);

@@ -1,6 +1,6 @@
-import { loadStream } from '@cropcover/application';
+import { actorOf, loadStream } from '@cropcover/application';
 import { Quote, QuoteRequest } from '@cropcover/contracts';
-import { farmAggregate, farmStream, utcDate } from '@cropcover/domain';
+import { farmAggregate, farmStream, insurableFarm, utcDate } from '@cropcover/domain';
 import { commandRoute } from '../../command-route';
 import { coverDataSources } from '../cover-data-sources';
 import { COVER_REFUSED, UNKNOWN_FARM_OR_PRODUCT } from '../insurance-problems';
@@ -13,9 +13,11 @@ export const quoteRoute = commandRoute('POST /insurance/quote', {
   request: { body: QuoteRequest },
   success: { status: 200, schema: Quote, description: 'The quote' },
   problems: { 404: UNKNOWN_FARM_OR_PRODUCT, 422: COVER_REFUSED },
-}).handle(async ({ deps, body: request, organizationId }) => {
+}).handle(async ({ deps, body: request, organizationId, principal }) => {
   const farm = await loadStream(deps.eventStore, farmStream(request.farm_id), farmAggregate);
+  const today = utcDate(deps.clock.now());
+  insurableFarm(farm.state, actorOf(principal), today);
   const product = await productOfCover(deps, organizationId, request.product);
   const dataSources = await coverDataSources(deps, organizationId, farm.state, request, product);
-  return deps.priceQuote({ request, farm, today: utcDate(deps.clock.now()), dataSources, product });
+  return deps.priceQuote({ request, farm, today, dataSources, product });
 });

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+import type { NullableCalendarDateColumn } from '../../calendar-date-column';
 import type { NullableJsonStringArray, Timestamp } from '../../columns';
 
 // The farm registry as the query API reads it, projected from the `farmer-<id>` and `farm-<id>` streams.
@@ -58,11 +60,16 @@ export interface FarmFieldsTable {
   created_at: Timestamp;
 }
 
+/** The farmer's unrevoked access grants (SPEC §6), live or expired; `relationship` is the first purpose. */
 export interface FarmOrganizationsTable {
   farm_id: string;
   organization_id: string;
   relationship: string;
   linked_at: Timestamp;
+  /** jsonb array of purposes; goes in as JSON text, as `common_grown_crops` does. */
+  purposes: ColumnType<string[], string, string>;
+  origin: string;
+  expires_on: NullableCalendarDateColumn;
 }
 
 export interface RegistryTables {

@@ -1,5 +1,6 @@
 import { actorOf } from '@cropcover/application';
 import { FarmPathParams, FieldList } from '@cropcover/contracts';
+import { utcDate } from '@cropcover/domain';
 import { queryRoute } from '../../../query-route';
 import { isoTimestamp } from '../../../timestamps';
 import { readVisibleFarm, UNKNOWN_FARM } from '../../visible-farm';
@@ -11,7 +12,8 @@ export const listFields = queryRoute('GET /farms/{farm_id}/fields', {
   success: { status: 200, schema: FieldList, description: 'The fields' },
   problems: { 404: UNKNOWN_FARM },
 }).handle(async ({ deps, params: { farm_id }, principal }) => {
-  await readVisibleFarm(deps.db, farm_id, actorOf(principal), { includeInactive: false });
+  const today = utcDate(deps.clock.now());
+  await readVisibleFarm(deps.db, farm_id, actorOf(principal), { includeInactive: false, today });
   const rows = await deps.db
     .selectFrom('farm_fields')
     .selectAll()

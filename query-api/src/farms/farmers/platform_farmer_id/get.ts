@@ -5,7 +5,8 @@ import { queryRoute } from '../../../query-route';
 import { farmerView, farmViews } from '../../farm-view';
 
 /** Endpoint 12: the farmer with their active farms. The owner (and admins) always; anyone else only when
- *  the farmer consented to share their data. */
+ *  the farmer consented to share their data. Each farm shows a non-owner only its own organization's
+ *  grant; seeing a farm here grants nothing. */
 export const lookUpFarmer = queryRoute('GET /farms/farmers/{platform_farmer_id}', {
   summary: 'Look up a farmer with their active farms by the shareable id (owner, or consent given)',
   request: { params: PlatformFarmerIdParams },
@@ -17,7 +18,8 @@ export const lookUpFarmer = queryRoute('GET /farms/farmers/{platform_farmer_id}'
     code === undefined
       ? undefined
       : await deps.db.selectFrom('farmers').selectAll().where('platform_farmer_id', '=', code).executeTakeFirst();
-  if (!farmer || !canSeeFarmer(actorOf(principal), farmer))
+  const actor = actorOf(principal);
+  if (!farmer || !canSeeFarmer(actor, farmer))
     throw refuse('not_found', `No farmer ${platform_farmer_id} is visible to you.`);
 
   const farmRows = await deps.db
@@ -28,5 +30,5 @@ export const lookUpFarmer = queryRoute('GET /farms/farmers/{platform_farmer_id}'
     .orderBy('created_at')
     .orderBy('farm_id')
     .execute();
-  return { ...farmerView(farmer), farms: await farmViews(deps.db, farmRows), total_farms: farmRows.length };
+  return { ...farmerView(farmer), farms: await farmViews(deps.db, farmRows, actor), total_farms: farmRows.length };
 });
