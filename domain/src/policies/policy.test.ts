@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PolicyEvent, type PolicyIssueRequest } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
-import { defaultProgrammeId } from '../programmes/default-programme';
 import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { DEFAULT_PRODUCT, DEFAULT_SHEET, triggerTermsFor } from '../insurance/term-sheet/builtin';
 import { quoteCover } from '../insurance/underwriting/quote';
+import { defaultProgrammeId } from '../programmes/default-programme';
 import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
 import { reading } from '../testing/readings';
