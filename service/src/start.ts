@@ -38,7 +38,12 @@ import {
   systemClock,
 } from '@cropcover/runtime';
 import { parseSignerKey } from '@cropcover/verifiable-log';
-import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
+import {
+  configuredBreachSource,
+  startPolicyMonitor,
+  startProgrammeBookKeeper,
+  startWebhookDispatcher,
+} from '@cropcover/workers';
 import { openApiDocument } from './http-api/openapi-document';
 import { ROLES, type Role } from './roles';
 
@@ -197,6 +202,10 @@ export const startService = async (
     runs('monitor') && config.monitorEnabled
       ? startPolicyMonitor({ deps: { eventStore, db }, clock: systemClock, logger, metricsRegistry: metrics.registry })
       : undefined;
+  // Releases and cessions follow the policies whether or not the monitor's rounds are on.
+  const bookKeeper = runs('monitor')
+    ? await startProgrammeBookKeeper({ eventStore, db, clock: systemClock, logger })
+    : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -214,6 +223,7 @@ export const startService = async (
   // The workers first (the policy in hand still needs the database and the event store), then HTTP, then
   // the projector's batch in flight, and the connections last.
   if (monitor) stops.push(monitor.stop);
+  if (bookKeeper) stops.push(bookKeeper.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

@@ -4,6 +4,10 @@ export {
   type PolicyMonitorOptions,
   startPolicyMonitor,
 } from './monitor/policy-monitor';
+export {
+  type ProgrammeBookKeeper,
+  startProgrammeBookKeeper,
+} from './programme-book/start-programme-book-keeper';
 export { configuredBreachSource } from './webhook-dispatcher/configured-breach-source';
 export { BREACH_CONSUMER_GROUP, type KafkaBreachSource } from './webhook-dispatcher/kafka-breach-consumer';
 export {
