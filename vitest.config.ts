@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'main',
-          include: ['*/src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['*/src/**/*.test.ts', 'console/app/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.kafka.test.ts'],
         },
       },

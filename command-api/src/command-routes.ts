@@ -16,6 +16,9 @@ import { registerProductRoute } from './insurance/products/post';
 import { registerProductVersionRoute } from './insurance/products/product_id/versions/post';
 import { retireProductVersionRoute } from './insurance/products/product_id/versions/version/retire/post';
 import { validateProductSheetRoute } from './insurance/products/validate/post';
+import { createProgrammeRoute } from './insurance/programmes/post';
+import { updateProgrammeRoute } from './insurance/programmes/programme_id/patch';
+import { bindTreatyRoute } from './insurance/programmes/programme_id/treaties/post';
 import { quoteRoute } from './insurance/quote/post';
 import { createWebhookSubscriptionRoute } from './insurance/webhooks/trigger-events/post';
 import { deactivateWebhookSubscriptionRoute } from './insurance/webhooks/webhook_id/delete';
@@ -46,5 +49,6 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     retireProductVersionRoute,
   ]),
   ...tagged('Index data', [registerIndexSourceRoute]),
+  ...tagged('Programmes and reinsurance', [createProgrammeRoute, updateProgrammeRoute, bindTreatyRoute]),
   ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),
 ];

@@ -26,6 +26,7 @@ export const Console = () => {
         </Link>
         <nav aria-label="Console">
           <Link href={consolePath('/')}>Policies</Link>
+          <Link href={consolePath('/programmes')}>Programmes</Link>
         </nav>
         <button type="button" onClick={() => signOut()}>
           Sign out

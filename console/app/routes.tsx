@@ -1,9 +1,16 @@
 import { PoliciesPage } from './pages/policies/policies-page';
 import { PolicyPage } from './pages/policy/policy-page';
+import { ProgrammePage } from './pages/programme/programme-page';
+import { ProgrammesPage } from './pages/programmes/programmes-page';
 import type { Route } from './router';
 
 // Every page of the console, by path under /console. A new page is one line here and a folder in pages/.
 export const ROUTES: readonly Route[] = [
   { pattern: '/', page: (_params, query) => <PoliciesPage query={query} /> },
   { pattern: '/policies/:policy_id', page: (params) => <PolicyPage policyId={params.policy_id!} /> },
+  { pattern: '/programmes', page: () => <ProgrammesPage /> },
+  {
+    pattern: '/programmes/:programme_id',
+    page: (params, query) => <ProgrammePage programmeId={params.programme_id!} query={query} />,
+  },
 ];

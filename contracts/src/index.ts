@@ -120,6 +120,8 @@ export {
   TriggerBreached,
   TriggerCourse,
   TriggerCourseDay,
+  TriggerCoursePhase,
+  TriggerCoursePhaseDay,
   TriggerEvaluated,
   TriggerEvaluationHistoryItem,
   TriggerIndex,
@@ -152,6 +154,7 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
 // Programmes: capacity per zone, exposure and the as-if history of the book
 export {
+  BacktestJobPathParams,
   CapacityBelowCommittedEntry,
   CapacityExceededEntry,
   CapacityLimitKind,
@@ -159,17 +162,26 @@ export {
   CapacityRules,
   CapacityRulesMinor,
   ExposureGrouping,
+  ExposureQuery,
   ExposureReleaseReason,
   ExposureSort,
   ExposureZone,
   LossStatistics,
+  PortfolioBacktestJob,
+  PortfolioBacktestRequest,
   PortfolioBacktestResult,
+  Programme,
   ProgrammeCreateRequest,
   ProgrammeEvent,
+  ProgrammeExposure,
+  ProgrammeList,
+  ProgrammeListQuery,
+  ProgrammePathParams,
   ProgrammeUpdated,
   ProgrammeUpdateRequest,
   programmeUpdateAmounts,
   ReturnPeriodLoss,
+  UNKNOWN_PROGRAMME,
 } from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events
 export {
@@ -207,10 +219,16 @@ export {
 } from './registry';
 // Reinsurance: treaties, the cession ledger and results per period
 export {
+  CessionLedger,
+  CessionLedgerQuery,
+  LedgerEntryKind,
   LedgerPeriod,
   ProgrammeResults,
+  ProgrammeResultsQuery,
   ReinsuranceEvent,
+  Treaty,
   TreatyBindRequest,
+  TreatyList,
   TreatyTerms,
   TreatyType,
 } from './reinsurance';
@@ -220,6 +238,7 @@ export {
   CreatedWebhookSubscription,
   DeliveryAttempt,
   DeliveryStatus,
+  isPrivateHost,
   isPublicAddress,
   TRIGGER_BREACHED_EVENT_TYPE,
   TriggerBreachedDelivery,

@@ -2,7 +2,7 @@
 // its own business; a name another package needs is added here, to its concept's group.
 
 // Who acts, and the one refusal type every decider throws (mapped to problem details by the command API)
-export { type Actor, type ActorInRoles, canActForOrganization } from './actor';
+export { type Actor, type ActorInRoles, canActForOrganization, holdsRole } from './actor';
 export type { Aggregate } from './aggregate';
 export { DomainError } from './domain-error';
 
@@ -143,10 +143,16 @@ export {
 
 // Programmes: capacity per zone and in aggregate, the binding check, reserve and release
 export {
+  canSeeProgramme,
+  createProgramme,
+  defaultProgrammeId,
   evolveProgramme,
+  exposureOfPolicy,
   initialProgramme,
   type Programme,
+  programmeAggregate,
   programmeStream,
+  programmeView,
   releaseExposure,
   reserveExposure,
   updateProgramme,
@@ -155,14 +161,19 @@ export {
 // Reinsurance: treaties bound to a programme, the cession ledger, results per period
 export {
   bindTreaty,
+  canSeeTreaty,
   evolveReinsuranceLedger,
   initialReinsuranceLedger,
+  ledgerMovementsOf,
   type PeriodFigures,
+  periodNamed,
   programmeResults,
   type ReinsuranceLedger,
   recordLoss,
   recordPremium,
+  reinsuranceLedgerAggregate,
   reinsuranceStream,
+  treatyView,
 } from './reinsurance';
 
 // Shareable ids (PF-…, PM-…): drawn once, claimed in their own stream

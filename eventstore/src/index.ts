@@ -13,6 +13,13 @@ export {
   WrongExpectedRevisionError,
 } from './port';
 export { comparePositions, formatPosition, isAtOrAfter, parsePosition } from './position';
+// The audit's reads of the PostgreSQL log: stored bytes and leaves in commit order
+export {
+  type LogLeaf,
+  readLeavesInCommitOrder,
+  readStoredEvents,
+  type StoredLogEvent,
+} from './postgres/audit-read';
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { migrateEventStore } from './postgres/schema';
 export { createUpcast, type Upcast, type Upcaster } from './upcasting';

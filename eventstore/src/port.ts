@@ -98,5 +98,8 @@ export interface EventStore {
   ): Subscription;
   /** The position of the newest event visible to readAll, or 'start' for an empty log. */
   headPosition(): Promise<GlobalPosition | AllStreamStart>;
+  /** False when no append so far can have been given this position (it lies beyond everything the log
+   *  has handed out), so a `Consistency-Token` naming it was not issued by this service. */
+  mayHaveIssued(position: GlobalPosition): Promise<boolean>;
   close(): Promise<void>;
 }

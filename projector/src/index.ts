@@ -1,3 +1,11 @@
+// The audit integrator: the tree over the log, signed checkpoints and their sink
+export {
+  type AuditIntegrator,
+  type AuditIntegratorOptions,
+  createAuditIntegrator,
+  startAuditIntegrator,
+} from './audit-log/audit-integrator';
+export { type CheckpointSink, directoryCheckpointSink } from './audit-log/checkpoint-sink';
 export {
   type ConfiguredPublisherDeps,
   startConfiguredIntegrationPublisher,

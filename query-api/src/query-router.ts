@@ -7,7 +7,7 @@ import { queryRoutes } from './query-routes';
 /** Every read of the service, each waiting first for the Consistency-Token it carries. */
 export const createQueryRouter = (deps: QueryApiDeps): Router => {
   const router = Router();
-  router.use(honourConsistencyToken(deps.consistency, deps.readYourWritesTimeoutMs));
+  router.use(honourConsistencyToken(deps.consistency, deps.readYourWritesTimeoutMs, deps.eventStore));
   router.use(routerOf(queryRoutes, deps));
   return router;
 };

@@ -14,6 +14,12 @@ import { listTriggerCourses } from './insurance/policies/policy_id/trigger-cours
 import { listProducts } from './insurance/products/get';
 import { getProduct } from './insurance/products/product_id/get';
 import { getProductVersion } from './insurance/products/product_id/versions/version/get';
+import { listProgrammesRoute } from './insurance/programmes/get';
+import { listCessions } from './insurance/programmes/programme_id/cessions/get';
+import { getProgrammeExposure } from './insurance/programmes/programme_id/exposure/get';
+import { getProgramme } from './insurance/programmes/programme_id/get';
+import { getProgrammeResults } from './insurance/programmes/programme_id/results/get';
+import { listTreaties } from './insurance/programmes/programme_id/treaties/get';
 import { listWebhooks } from './insurance/webhooks/get';
 import { listWebhookDeliveries } from './insurance/webhooks/webhook_id/deliveries/get';
 import { getWebhook } from './insurance/webhooks/webhook_id/get';
@@ -34,4 +40,12 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
   ...tagged('Products', [listProducts, getProduct, getProductVersion]),
   ...tagged('Index data', [listIndexSources, getIndexSource]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
+  ...tagged('Programmes and reinsurance', [
+    listProgrammesRoute,
+    getProgramme,
+    getProgrammeExposure,
+    listTreaties,
+    getProgrammeResults,
+    listCessions,
+  ]),
 ];

@@ -13,6 +13,7 @@ export {
 } from './progress-channel';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
+export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';
 export { loadReadingHistory } from './queries/reading-history';
 export {
   loadReadingVersions,
@@ -28,6 +29,7 @@ export {
   type ReadModelConsistency,
   type ReadModelConsistencyOptions,
 } from './read-your-writes';
+export type * from './schema/audit-integrator/audit-log-tables';
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/webhook-secret-tables';

@@ -1,3 +1,4 @@
+import type { AuditLogTables } from './schema/audit-integrator/audit-log-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
@@ -14,7 +15,8 @@ import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-
 
 // Every table of the read store, grouped under schema/<owner>/ by the one process that writes it:
 // the projector (rebuilt from the log), the command API (records of answers and reference data that
-// are not events), the webhook dispatcher (its delivery ledger) and the monitor (its rounds, leases and policy snapshots).
+// are not events), the webhook dispatcher (its delivery ledger), the monitor (its rounds, leases and policy snapshots)
+// and the audit integrator (the log's tree and signed checkpoints).
 // Any process may read any of them.
 
 export interface ReadModels
@@ -29,7 +31,8 @@ export interface ReadModels
     IndexReadingsTables,
     WebhookSecretTables,
     WebhookDeliveryTables,
-    PolicyMonitorTables {
+    PolicyMonitorTables,
+    AuditLogTables {
   idempotency_keys: IdempotencyKeysTable;
 }
 

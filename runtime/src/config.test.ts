@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configVariables, loadConfig, SANDBOX_JWT_SECRET } from './config';
+import { ConfigError, configVariables, loadConfig, SANDBOX_AUDIT_SIGNING_KEY, SANDBOX_JWT_SECRET } from './config';
 
 const configErrorOf = (env: NodeJS.ProcessEnv): ConfigError => {
   try {
@@ -40,6 +40,8 @@ describe('loadConfig', () => {
       webhookSendsPerEndpoint: 8,
       indexSourceDefaults: {},
       tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },
+      auditSigningKey: SANDBOX_AUDIT_SIGNING_KEY,
+      auditCheckpointDir: '.data/audit-checkpoints',
     });
   });
 
@@ -187,6 +189,27 @@ describe('loadConfig', () => {
     const error = configErrorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
     expect(error.message).toContain('DATABASE_URL');
     expect(error.message).not.toContain('hunter2');
+  });
+
+  describe('the audit signing key', () => {
+    it('defaults to the public sandbox key in the sandbox, and to none in production', () => {
+      expect(loadConfig({}).auditSigningKey).toBe(SANDBOX_AUDIT_SIGNING_KEY);
+      expect(loadConfig({ DATA_DIR: '/d' }).auditCheckpointDir).toBe('/d/audit-checkpoints');
+      expect(loadConfig({ APP_ENV: 'production', AUTH_JWT_SECRET: strongSecret }).auditSigningKey).toBeUndefined();
+    });
+
+    it('refuses what is not a signer key, never echoing it, and the sandbox key in production', () => {
+      expect(configErrorOf({ AUDIT_SIGNING_KEY: 'PRIVATE+KEY+x+00000000+AAAA' }).problems).toEqual([
+        'AUDIT_SIGNING_KEY: must be a C2SP Ed25519 signer key, PRIVATE+KEY+<name>+<key id>+<base64>',
+      ]);
+      expect(
+        configErrorOf({
+          APP_ENV: 'production',
+          AUTH_JWT_SECRET: strongSecret,
+          AUDIT_SIGNING_KEY: SANDBOX_AUDIT_SIGNING_KEY,
+        }).problems,
+      ).toEqual(['AUDIT_SIGNING_KEY: the public sandbox key is not allowed in production']);
+    });
   });
 
   describe('in production', () => {

@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { parseSignerKey } from '@cropcover/verifiable-log';
 import { z } from 'zod';
 
 // Configuration comes only from environment variables. `configVariables` is the one list of them:
@@ -10,6 +12,10 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 /** Public, documented HS256 secret: accepted only in the sandbox, so dev tokens work out of the box. */
 export const SANDBOX_JWT_SECRET = 'cropcover-sandbox-secret-do-not-use-in-production';
+
+/** The public sandbox key that signs audit checkpoints when AUDIT_SIGNING_KEY is unset (never in production). */
+export const SANDBOX_AUDIT_SIGNING_KEY =
+  'PRIVATE+KEY+cropcover.example/audit/v1+af582b7c+AS8Apeh4WyPus3HuxqosloKsE/Cu9cy5EKgdO9Y9iYHc';
 
 /** Shortest HS256 secret accepted in production (256 bits of ASCII, as RFC 7518 §3.2 asks). */
 export const MIN_PRODUCTION_SECRET_LENGTH = 32;
@@ -131,6 +137,17 @@ export const configVariables = [
       "Default index source per index, e.g. `rainfall_mm=<source_id>,ndvi=<source_id>`: what a quote or issue naming no source for a peril reads. Unset: the policy organization's own field readings.",
   },
   {
+    name: 'AUDIT_SIGNING_KEY',
+    description:
+      "C2SP signed-note signer key (`PRIVATE+KEY+<name>+<key id>+<base64>`, Ed25519) that signs the audit log's checkpoints; its name is the checkpoint origin. In the sandbox it defaults to a public key; in production, unset leaves the audit integrator off.",
+    secret: true,
+  },
+  {
+    name: 'AUDIT_CHECKPOINT_DIR',
+    description:
+      'The checkpoint sink: a directory each signed checkpoint is written to once, as `<size>.checkpoint` (object storage with a retention lock in production). Unset: `<DATA_DIR>/audit-checkpoints`.',
+  },
+  {
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     description:
       'Base URL of an OTLP/HTTP collector (e.g. `http://localhost:4318`); traces go to `<url>/v1/traces`. Unset, with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset too: tracing is off. The exporter reads the other standard `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself.',
@@ -216,6 +233,9 @@ export interface Config {
   /** Source id per index (`rainfall_mm`, `ndvi`, `wind_speed_ms`); an index left out has no default. */
   readonly indexSourceDefaults: Readonly<Record<string, string>>;
   readonly tracing: TracingConfig;
+  /** Signs the audit log's checkpoints; undefined in production without AUDIT_SIGNING_KEY (no integrator). */
+  readonly auditSigningKey: string | undefined;
+  readonly auditCheckpointDir: string;
 }
 
 export class ConfigError extends Error {
@@ -294,6 +314,21 @@ const schema = z
       .pipe(z.number().positive({ error: 'must be a positive number' })),
     WEBHOOK_SENDS_AT_ONCE: integer(1, 10_000),
     WEBHOOK_SENDS_PER_ENDPOINT: integer(1, 1_000),
+    AUDIT_SIGNING_KEY: z
+      .string()
+      .refine(
+        (key) => {
+          try {
+            parseSignerKey(key);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { error: 'must be a C2SP Ed25519 signer key, PRIVATE+KEY+<name>+<key id>+<base64>' },
+      )
+      .optional(),
+    AUDIT_CHECKPOINT_DIR: z.string().optional(),
     OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_SDK_DISABLED: flag,
@@ -335,6 +370,12 @@ const schema = z
   } satisfies Record<VariableName, z.ZodType>)
   .superRefine((env, context) => {
     if (env.APP_ENV !== 'production') return;
+    if (env.AUDIT_SIGNING_KEY === SANDBOX_AUDIT_SIGNING_KEY)
+      context.addIssue({
+        code: 'custom',
+        path: ['AUDIT_SIGNING_KEY'],
+        message: 'the public sandbox key is not allowed in production',
+      });
     if (env.AUTH_JWKS_URL) {
       if (!env.AUTH_JWKS_URL.startsWith('https://'))
         context.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'must be an https:// URL in production' });
@@ -406,6 +447,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     webhookSendsAtOnce: values.WEBHOOK_SENDS_AT_ONCE,
     webhookSendsPerEndpoint: values.WEBHOOK_SENDS_PER_ENDPOINT,
     indexSourceDefaults: values.INDEX_SOURCE_DEFAULTS ?? {},
+    auditSigningKey:
+      values.AUDIT_SIGNING_KEY ?? (values.APP_ENV === 'production' ? undefined : SANDBOX_AUDIT_SIGNING_KEY),
+    auditCheckpointDir: values.AUDIT_CHECKPOINT_DIR ?? join(values.DATA_DIR, 'audit-checkpoints'),
     tracing: {
       enabled:
         !values.OTEL_SDK_DISABLED &&

@@ -10,6 +10,7 @@ export {
   type LogLevel,
   loadConfig,
   MIN_PRODUCTION_SECRET_LENGTH,
+  SANDBOX_AUDIT_SIGNING_KEY,
   SANDBOX_JWT_SECRET,
   type TraceSampler,
   type TracingConfig,

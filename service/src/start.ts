@@ -3,7 +3,13 @@ import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cro
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
-import { readModelProjections, startConfiguredIntegrationPublisher, startProjector } from '@cropcover/projector';
+import {
+  directoryCheckpointSink,
+  readModelProjections,
+  startAuditIntegrator,
+  startConfiguredIntegrationPublisher,
+  startProjector,
+} from '@cropcover/projector';
 import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
@@ -31,6 +37,7 @@ import {
   startTracing,
   systemClock,
 } from '@cropcover/runtime';
+import { parseSignerKey } from '@cropcover/verifiable-log';
 import { configuredBreachSource, startPolicyMonitor, startWebhookDispatcher } from '@cropcover/workers';
 import { openApiDocument } from './http-api/openapi-document';
 import { ROLES, type Role } from './roles';
@@ -102,6 +109,20 @@ export const startService = async (
   const publisher = runs('projector')
     ? await startConfiguredIntegrationPublisher(config, { eventStore, db, logger, metricsRegistry: metrics.registry })
     : undefined;
+  // The tree is built over the PostgreSQL log; on KurrentDB the audit chain is not there yet (issue 20).
+  const auditSigner = config.auditSigningKey ? parseSignerKey(config.auditSigningKey) : undefined;
+  const auditIntegrator =
+    runs('projector') && auditSigner && !config.eventStoreUrl
+      ? startAuditIntegrator({
+          pool,
+          signer: auditSigner,
+          origin: auditSigner.name,
+          sink: directoryCheckpointSink(config.auditCheckpointDir),
+          clock: systemClock,
+          logger,
+        })
+      : undefined;
+  if (runs('projector') && !auditIntegrator) logger.warn('the audit log is off: no checkpoints are signed');
   const servesApi = runs('command-api') || runs('query-api');
   const consistency = servesApi
     ? countingWaitTimeouts(
@@ -197,6 +218,7 @@ export const startService = async (
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);
   if (publisher) stops.push(publisher.stop);
+  if (auditIntegrator) stops.push(auditIntegrator.stop);
   if (consistency) stops.push(consistency.close);
   stops.push(
     () => eventStore.close(),

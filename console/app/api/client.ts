@@ -32,19 +32,27 @@ const problemOf = async (response: Response): Promise<ApiProblem> => {
   }
 };
 
-/** GET of a path of the API as the signed-in token. A 401 signs out: the token is no good for anything. */
-export const apiGet = async <T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> => {
+const call = async <T>(path: string, init: RequestInit): Promise<T> => {
   const token = sessionToken();
   if (token === null) throw new ApiProblem(401, 'unauthorized', 'Sign in with a token first.');
-  const response = await fetch(withQuery(path, query), {
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    ...(signal ? { signal } : {}),
+  const response = await fetch(path, {
+    ...init,
+    headers: { ...init.headers, authorization: `Bearer ${token}`, accept: 'application/json' },
   });
   if (response.ok) return (await response.json()) as T;
   const problem = await problemOf(response);
   if (response.status === 401) signOut(`The API refused the token: ${problem.message}`);
   throw problem;
 };
+
+/** GET of a path of the API as the signed-in token. A 401 signs out: the token is no good for anything. */
+export const apiGet = <T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> =>
+  call<T>(withQuery(path, query), signal ? { signal } : {});
+
+/** POST of a JSON body: only to ask the API to compute something (an as-if backtest), never to change the
+ *  book — the console is read-only. */
+export const apiPost = <T>(path: string, body: unknown): Promise<T> =>
+  call<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 interface Page<Item> {
   readonly items: Item[];

@@ -99,6 +99,7 @@ export const PROBLEM_STATUSES = {
 
   // Webhooks
   webhook_exists: 409,
+  webhook_url_not_public: 422,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUSES;

@@ -61,6 +61,9 @@ export const PolicyIssued = z
     /** The whole sheet of that version, frozen: the policy pays on it whatever later versions say (schema
      *  version 2; absent before products, as `product`). */
     term_sheet: TermSheet.optional(),
+    /** The programme whose capacity the policy is reserved against (SPEC §7); absent on policies issued
+     *  before programmes, which are in none. */
+    programme_id: z.string().optional(),
     issued_at: DateTime,
     platform_version: z.string(),
   })

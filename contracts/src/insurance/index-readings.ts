@@ -26,6 +26,36 @@ export const MAX_READINGS_PER_REQUEST = 10_000;
 /** The most characters a posted location may have: a field location is `farm_id/field_id`. */
 const LOCATION_MAX = 200;
 
+type ReadingKeys = Partial<Record<'source_id' | 'location' | 'farm_id' | 'field_id' | 'index', unknown>>;
+
+const BY_SOURCE = ['source_id', 'location'] as const;
+const BY_FIELD = ['farm_id', 'field_id'] as const;
+
+/** A reading, or a readings query, names its location by source or by field, never both: mixing them is
+ *  reported on each of the keys actually given (never on one the request does not contain), and a
+ *  missing key of the chosen shape as required. False when the shapes are mixed. */
+const checkOneShape = (
+  given: ReadingKeys,
+  context: z.RefinementCtx,
+  requiredByField: readonly (keyof ReadingKeys)[],
+): boolean => {
+  const present = (key: keyof ReadingKeys) => given[key] !== undefined;
+  const bySource = BY_SOURCE.some(present);
+  if (bySource && BY_FIELD.some(present)) {
+    for (const key of [...BY_SOURCE, ...BY_FIELD].filter(present)) {
+      context.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'give source_id and location, or farm_id and field_id, not both',
+      });
+    }
+    return false;
+  }
+  for (const key of (bySource ? BY_SOURCE : requiredByField).filter((key) => !present(key)))
+    context.addIssue({ code: 'custom', path: [key], message: 'is required' });
+  return true;
+};
+
 /** One reading in one of two shapes (SPEC §7): by source and location (`source_id`, `location`: the
  *  station id, any `"lat,lon"` inside the grid cell, or `"farm_id/field_id"`), or per field (`farm_id`,
  *  `field_id`, `index`), which writes the caller organization's own field source. `index` may accompany
@@ -42,20 +72,7 @@ export const IndexReading = z
     source: TrimmedText(200).optional(),
   })
   .superRefine((reading, context) => {
-    const bySource = reading.source_id !== undefined || reading.location !== undefined;
-    const byField = reading.farm_id !== undefined || reading.field_id !== undefined;
-    if (bySource && byField) {
-      context.addIssue({
-        code: 'custom',
-        path: ['source_id'],
-        message: 'give source_id and location, or farm_id and field_id, not both',
-      });
-      return;
-    }
-    const required = bySource ? (['source_id', 'location'] as const) : (['farm_id', 'field_id', 'index'] as const);
-    for (const key of required) {
-      if (reading[key] === undefined) context.addIssue({ code: 'custom', path: [key], message: 'is required' });
-    }
+    if (!checkOneShape(reading, context, ['farm_id', 'field_id', 'index'])) return;
     if (reading.index === undefined) return;
     const { min, max } = READING_BOUNDS[reading.index];
     if (reading.value < min || reading.value > max) {
@@ -115,20 +132,7 @@ export const IndexReadingsQuery = z
     page_size: PageSize,
   })
   .superRefine((query, context) => {
-    const bySource = query.source_id !== undefined || query.location !== undefined;
-    const byField = query.farm_id !== undefined || query.field_id !== undefined;
-    if (bySource && byField) {
-      context.addIssue({
-        code: 'custom',
-        path: ['source_id'],
-        message: 'give source_id and location, or farm_id and field_id, not both',
-      });
-    } else {
-      const required = bySource ? (['source_id', 'location'] as const) : (['farm_id', 'field_id'] as const);
-      for (const key of required) {
-        if (query[key] === undefined) context.addIssue({ code: 'custom', path: [key], message: 'is required' });
-      }
-    }
+    checkOneShape(query, context, ['farm_id', 'field_id']);
     if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
       context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
     }

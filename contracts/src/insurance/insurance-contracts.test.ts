@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CalendarDate } from './calendar-date';
 import { EvaluateRequest } from './evaluation';
-import { IndexReadingsRequest } from './index-readings';
+import { IndexReadingsQuery, IndexReadingsRequest } from './index-readings';
 import { decimalPlaces } from './money-amount';
 import { LapseRequest, PolicyIssueRequest, PolicyListQuery } from './policy';
 import { QuoteRequest } from './quote';
@@ -164,6 +164,21 @@ describe('index readings', () => {
     ]);
     expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [{ ...bySource, farm_id: 'farm-1' }] }))).toEqual([
       'readings.0.source_id: give source_id and location, or farm_id and field_id, not both',
+      'readings.0.location: give source_id and location, or farm_id and field_id, not both',
+      'readings.0.farm_id: give source_id and location, or farm_id and field_id, not both',
+    ]);
+    // The probe's request: no source_id at all, so the error must not be put on it.
+    const { source_id: ___, ...locationOnly } = bySource;
+    expect(
+      issuesOf(IndexReadingsRequest.safeParse({ readings: [{ ...locationOnly, farm_id: 'farm-1', field_id: 'f1' }] })),
+    ).toEqual([
+      'readings.0.location: give source_id and location, or farm_id and field_id, not both',
+      'readings.0.farm_id: give source_id and location, or farm_id and field_id, not both',
+      'readings.0.field_id: give source_id and location, or farm_id and field_id, not both',
+    ]);
+    expect(issuesOf(IndexReadingsQuery.safeParse({ location: 'NBO-1', field_id: 'f1' }))).toEqual([
+      'location: give source_id and location, or farm_id and field_id, not both',
+      'field_id: give source_id and location, or farm_id and field_id, not both',
     ]);
     const { location: _, ...withoutLocation } = bySource;
     expect(issuesOf(IndexReadingsRequest.safeParse({ readings: [withoutLocation] }))).toEqual([

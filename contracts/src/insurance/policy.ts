@@ -24,6 +24,8 @@ export const PolicyIssueRequest = z
     data_sources: DataSourceChoice.optional(),
     /** The product version to issue on, frozen into the policy with its whole sheet; absent: `default`. */
     product: ProductChoice.optional(),
+    /** The programme the policy joins; absent: the organization's default for the policy's currency. */
+    programme_id: z.string().min(1).max(100).optional(),
   })
   .superRefine(refineSumInsuredDecimals)
   .openapi('PolicyIssueRequest');

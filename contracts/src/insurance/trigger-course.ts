@@ -18,6 +18,35 @@ export const TriggerCourseDay = z
   .openapi('TriggerCourseDay');
 export type TriggerCourseDay = z.infer<typeof TriggerCourseDay>;
 
+/** A phase's own index on a day of its window: what a live evaluation as of that day reads for it. */
+export const TriggerCoursePhaseDay = z
+  .object({
+    date: CalendarDate,
+    /** Null when the phase could not be evaluated that day (no or too few readings). */
+    observed_value: z.number().nullable(),
+  })
+  .openapi('TriggerCoursePhaseDay');
+export type TriggerCoursePhaseDay = z.infer<typeof TriggerCoursePhaseDay>;
+
+/** One phase of a cover of several phases: its own window, trigger, exit and index day by day. */
+export const TriggerCoursePhase = z
+  .object({
+    phase: z.string(),
+    /** The phase's full window for the term; absent while anchored on a sowing date not known yet. */
+    window_start: CalendarDate.optional(),
+    window_end: CalendarDate.optional(),
+    comparison: Comparison,
+    /** Where the phase starts to pay (a step table: the edge of its paying rows); absent while its
+     *  window is not known. */
+    trigger: z.number().optional(),
+    /** Where a linear phase pays its whole limit; absent for a step table or a tick. */
+    exit: z.number().optional(),
+    /** Each day of the phase's window up to today (none before it opens). */
+    days: z.array(TriggerCoursePhaseDay),
+  })
+  .openapi('TriggerCoursePhase');
+export type TriggerCoursePhase = z.infer<typeof TriggerCoursePhase>;
+
 export const TriggerCourse = z
   .object({
     peril: Peril,
@@ -33,8 +62,12 @@ export const TriggerCourse = z
     window_start: CalendarDate,
     window_end: CalendarDate,
     data_source: PerilDataSource,
-    /** Each day of the window up to today (none before it opens). */
+    /** Each day of the window up to today (none before it opens); `observed_value` is the governing
+     *  phase's index, as the evaluations show it. */
     days: z.array(TriggerCourseDay),
+    /** Each phase of a cover of several phases; absent for a single phase (its window, trigger and exit
+     *  are the cover's above), as on every evaluation. */
+    phases: z.array(TriggerCoursePhase).optional(),
   })
   .openapi('TriggerCourse');
 export type TriggerCourse = z.infer<typeof TriggerCourse>;

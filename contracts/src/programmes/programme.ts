@@ -174,3 +174,9 @@ export type ProgrammeList = z.infer<typeof ProgrammeList>;
 
 /** Any id up to 100 characters: an unknown one is a 404, never a 400. */
 export const ProgrammePathParams = z.strictObject({ programme_id: z.string().min(1).max(100) });
+
+/** A programme another organization owns is not told apart from one that does not exist. */
+export const UNKNOWN_PROGRAMME = {
+  description: "Unknown, or another organization's",
+  codes: ['programme_not_found'],
+} as const;

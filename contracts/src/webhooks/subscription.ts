@@ -2,7 +2,6 @@ import { DateTime, TrimmedText } from '../common';
 import { PageNumber, PageSize } from '../insurance/pagination';
 import { z } from '../zod';
 import { TRIGGER_BREACHED_EVENT_TYPE } from './events';
-import { isPrivateHost } from './webhook-address';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -14,8 +13,8 @@ const isSilentlyRewritten = (value: string): boolean =>
     return code <= 0x20 || code === 0x7f || character === '\\';
   });
 
-/** The receiver's URL: https, on a public host — or, with `allowInsecure` (local development and tests),
- *  also http and private, loopback or link-local hosts. Stored as the WHATWG URL parser writes it, which
+/** The receiver's URL: https — or, with `allowInsecure` (local development and tests), also http. Whether
+ *  its host is public is a rule of the route (422 `webhook_url_not_public`), not of the shape. Stored as the WHATWG URL parser writes it, which
  *  is the URL the dispatcher calls. */
 export const webhookUrl = (allowInsecure: boolean) =>
   z
@@ -37,9 +36,6 @@ export const webhookUrl = (allowInsecure: boolean) =>
     .refine((value) => !new URL(value).username && !new URL(value).password, {
       message: 'must not carry credentials',
       abort: true,
-    })
-    .refine((value) => allowInsecure || !isPrivateHost(new URL(value).hostname), {
-      message: 'must not point to a private, loopback or link-local address',
     })
     .transform((value) => new URL(value).href)
     .openapi({ example: 'https://hooks.example.com/cropcover' });

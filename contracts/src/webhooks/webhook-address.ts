@@ -72,9 +72,20 @@ export const isPublicAddress = (address: string): boolean => {
   return ipv4 === undefined || !forbidden.check(ipv4, 'ipv4');
 };
 
-/** A URL host that names the machine itself or a literal non-public address. */
+/** Names that only ever resolve inside a network: the machine itself (RFC 6761), names of the
+ *  local domain, of internal zones (`.internal`, ICANN 2024), mDNS and home networks (RFC 8375). */
+const INTERNAL_SUFFIXES = ['localhost', 'localdomain', 'internal', 'local', 'home.arpa'];
+
+/** A host name (not an address) that can only be internal: one of the suffixes above, or a single label
+ *  (`vm`), which the resolver completes with its search domains. A trailing dot changes nothing. */
+const isInternalName = (host: string): boolean => {
+  const name = host.replace(/\.$/, '');
+  return !name.includes('.') || INTERNAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+};
+
+/** A URL host that names the machine itself, a name only an internal network resolves, or a literal
+ *  non-public address. */
 export const isPrivateHost = (hostname: string): boolean => {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return isIP(host) !== 0 && !isPublicAddress(host);
+  return isIP(host) === 0 ? isInternalName(host) : !isPublicAddress(host);
 };

@@ -11,7 +11,7 @@ describe('webhook URLs', () => {
     expect(messageFor(false, 'https://8.8.8.8/hook')).toBeUndefined();
   });
 
-  it('refuses http, private, loopback and link-local hosts in production', () => {
+  it('refuses http in production; private, loopback and link-local hosts are private hosts', () => {
     expect(messageFor(false, 'http://hooks.example.com/x')).toBe('must be an https URL');
     for (const url of [
       'https://localhost/x',
@@ -32,7 +32,24 @@ describe('webhook URLs', () => {
       'https://[2002:a00:1::1]/x',
       'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x',
     ])
-      expect(messageFor(false, url), url).toBe('must not point to a private, loopback or link-local address');
+      expect(isPrivateHost(new URL(url).hostname), url).toBe(true);
+  });
+
+  it('takes names only an internal network resolves for private hosts, with or without a trailing dot', () => {
+    for (const host of [
+      'localhost.',
+      'vm',
+      'vm.',
+      'db.localdomain',
+      'localdomain',
+      'metadata.google.internal',
+      'printer.local',
+      'nas.home.arpa',
+      'API.LOCALHOST',
+    ])
+      expect(isPrivateHost(host), host).toBe(true);
+    for (const host of ['hooks.example.com', 'hooks.example.com.', 'internal.example.com', 'local.example.org'])
+      expect(isPrivateHost(host), host).toBe(false);
   });
 
   it('allows http and local hosts with WEBHOOK_ALLOW_INSECURE', () => {

@@ -9,6 +9,7 @@ import { displayedDecimal } from '../insurance/money/rational';
 import type { ProductTerms } from '../insurance/term-sheet/product';
 import { priceCover } from '../insurance/underwriting/priced-cover';
 import { PLATFORM_VERSION } from '../platform-version';
+import { defaultProgrammeId } from '../programmes/default-programme';
 import type { Policy } from './policy';
 
 /** Days after term end during which late readings still count and the policy cannot expire. */
@@ -91,6 +92,7 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
         ),
         product: cover.product.ref,
         term_sheet: cover.product.sheet,
+        programme_id: request.programme_id ?? defaultProgrammeId(organizationId, cover.currency),
         issued_at: command.now.toISOString(),
         platform_version: PLATFORM_VERSION,
       },

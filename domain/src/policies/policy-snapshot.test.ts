@@ -118,6 +118,6 @@ describe('policy snapshots', () => {
       .update(JSON.stringify(replay(events)))
       .digest('hex')
       .slice(0, 16);
-    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 2, fingerprint: 'a254459472b2b65d' });
+    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 3, fingerprint: 'd04af238617de319' });
   });
 });

@@ -5,6 +5,7 @@ import { ownFieldDataSources } from '../insurance/index-data/peril-data';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { DEFAULT_PRODUCT, DEFAULT_SHEET, triggerTermsFor } from '../insurance/term-sheet/builtin';
 import { quoteCover } from '../insurance/underwriting/quote';
+import { defaultProgrammeId } from '../programmes/default-programme';
 import { deciderSpec } from '../testing/decider-spec';
 import { inactiveFarm, insuredFarm, insurer, otherInsurer } from '../testing/insured-farm';
 import { reading } from '../testing/readings';
@@ -105,6 +106,8 @@ describe('issuing a policy', () => {
             rate: 0.00274,
             product: DEFAULT_PRODUCT.ref,
             term_sheet: DEFAULT_SHEET,
+            // No programme named: the organization's default for the policy's currency.
+            programme_id: defaultProgrammeId(policyIssued.data.organization_id, 'KES'),
             pricing: [
               {
                 peril: 'drought',

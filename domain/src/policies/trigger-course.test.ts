@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar/calendar-date';
+import type { IndexObservation } from '../insurance/index-data/index-observation';
+import { sheetDigest } from '../insurance/term-sheet/sheet-digest';
+import { KHARIF_DEFICIT_SHEET } from '../testing/example-sheets';
+import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
 import { dailyReadings } from '../testing/readings';
+import { evaluatePolicy } from './evaluate-policy';
 import { triggerCourses } from './trigger-course';
 import { liveTriggerStatus } from './trigger-status';
 
@@ -104,5 +109,74 @@ describe('the course, day by day, against live evaluations', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the course of each phase of a cover of several phases', () => {
+  // Example B (TERM-SHEETS.md §1.4): three phases of dekad-capped rain, each with its own window and levels.
+  const kharif = issuedPolicyAfter(
+    policyIssuedEvents({
+      perils: ['drought'],
+      currency: 'INR',
+      sumInsured: 30_000,
+      termStart: '2026-06-01',
+      termEnd: '2026-09-30',
+      product: {
+        ref: { product_id: 'kharif-deficit', version: 1, digest: sheetDigest(KHARIF_DEFICIT_SHEET) },
+        sheet: KHARIF_DEFICIT_SHEET,
+      },
+    }),
+  );
+  /** 3 mm a day for ten days, 1 mm for ten, then 2 mm a day. */
+  const rain: IndexObservation[] = [
+    ...dailyReadings('2026-06-01', Array(10).fill(3)),
+    ...dailyReadings('2026-06-11', Array(10).fill(1)),
+    ...dailyReadings('2026-06-21', Array(30).fill(2)),
+  ];
+
+  it('gives each phase its window, trigger, exit and index day by day over its window so far', () => {
+    const [drought] = triggerCourses(kharif, { drought: rain }, '2026-07-05');
+    const [establishment, vegetative, flowering] = drought!.phases!;
+    expect(establishment).toMatchObject({
+      phase: 'establishment',
+      window_start: '2026-06-01',
+      window_end: '2026-06-30',
+      comparison: 'lte',
+      trigger: 100,
+      exit: 40,
+    });
+    expect(establishment!.days.map((day) => day.date)).toEqual(
+      Array.from({ length: 30 }, (_, day) => addDays('2026-06-01', day)),
+    );
+    expect(establishment!.days.map((day) => day.observed_value).filter((_, day) => day % 10 === 9)).toEqual([
+      30, 40, 60,
+    ]);
+    expect(vegetative).toMatchObject({ window_start: '2026-07-01', window_end: '2026-08-10', trigger: 150, exit: 60 });
+    expect(vegetative!.days.map((day) => day.observed_value)).toEqual([2, 4, 6, 8, 10]);
+    // Not open yet: its window and levels, no day.
+    expect(flowering).toMatchObject({ window_start: '2026-08-11', window_end: '2026-09-30', trigger: 160, days: [] });
+    // The cover's own line is its governing phase's, as the evaluations show it.
+    expect(drought!.days).toHaveLength(35);
+  });
+
+  it("is, on each day, the phase's index a live evaluation as of that day records", () => {
+    const [drought] = triggerCourses(kharif, { drought: rain }, '2026-07-05');
+    for (const date of ['2026-06-04', '2026-06-30', '2026-07-03']) {
+      const evaluated = evaluatePolicy(
+        { actor: insurer, evaluationId: date, readings: { drought: rain }, now: new Date(`${date}T12:00:00Z`) },
+        kharif,
+      ).find((event) => event.type === 'TriggerEvaluated');
+      if (evaluated?.type !== 'TriggerEvaluated') throw new Error(`no evaluation on ${date}`);
+      for (const phase of evaluated.data.phases!) {
+        const course = drought!.phases!.find((candidate) => candidate.phase === phase.phase)!;
+        // A closed phase keeps the index of its window's last day.
+        const day = date > course.window_end! ? course.days.at(-1) : course.days.find((one) => one.date === date);
+        expect(day?.observed_value ?? null).toBe(phase.observed_value ?? null);
+      }
+    }
+  });
+
+  it('leaves phases out of a cover of one phase', () => {
+    for (const course of triggerCourses(policy, readings, '2026-04-06')) expect(course).not.toHaveProperty('phases');
   });
 });

@@ -6,6 +6,7 @@ export * from './create-programme';
 export * from './default-programme';
 export * from './programme';
 export * from './programme-access';
+export * from './programme-view';
 export * from './release-exposure';
 export * from './reserve-exposure';
 export * from './update-programme';

@@ -29,6 +29,8 @@ export interface OpenProgramme {
   readonly name: string;
   readonly currency: string;
   readonly isDefault: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
   readonly limits: CapacityLimits;
   readonly committed: Commitments;
   /** policy id → its reservation, while in force. Persistent maps: a programme of 100,000 policies folds
@@ -68,6 +70,8 @@ export const evolveProgramme = (state: Programme, event: ProgrammeEvent): Progra
       name: data.name,
       currency: data.currency,
       isDefault: data.is_default,
+      createdAt: data.created_at,
+      updatedAt: data.created_at,
       limits: limitsOf(data.aggregate_limit_minor, data.capacity),
       committed: NOTHING_COMMITTED,
       reservations: PersistentMap(),
@@ -76,7 +80,7 @@ export const evolveProgramme = (state: Programme, event: ProgrammeEvent): Progra
   if (state.status === 'not_created') return state;
   switch (event.type) {
     case 'ProgrammeUpdated':
-      return { ...state, limits: patchedLimits(state.limits, event.data) };
+      return { ...state, limits: patchedLimits(state.limits, event.data), updatedAt: event.data.updated_at };
     case 'ExposureReserved': {
       const reservation: Reservation = {
         sumInsuredMinor: event.data.sum_insured_minor,

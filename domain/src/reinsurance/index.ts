@@ -9,3 +9,4 @@ export * from './reinsurance-access';
 export * from './reinsurance-ledger';
 export * from './risk-sharing';
 export * from './treaty-terms';
+export * from './treaty-view';

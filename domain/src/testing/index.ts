@@ -24,3 +24,4 @@ export {
   zoneReadBy,
 } from './programmes';
 export { dailyReadings, type FieldReadings, firstRecorded, reading, readingsByPeril } from './readings';
+export { TERM_ANCHORED_PHASES_SHEET } from './term-anchored-sheet';

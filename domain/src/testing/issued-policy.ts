@@ -1,5 +1,6 @@
 import type { Peril, PolicyDataSources, PolicyEvent } from '@cropcover/contracts';
 import { ownFieldDataSources } from '../insurance/index-data/peril-data';
+import type { ProductTerms } from '../insurance/term-sheet/product';
 import { issuePolicy } from '../policies/issue-policy';
 import { evolvePolicy, type IssuedPolicy, initialPolicy, type Policy } from '../policies/policy';
 import { insuredFarm, insurer } from './insured-farm';
@@ -15,6 +16,8 @@ export interface IssuedPolicyTerms {
   readonly termEnd?: string;
   /** The data each peril reads; by default the organization's own readings of the field. */
   readonly dataSources?: PolicyDataSources;
+  /** The product version issued on; the built-in `default` when absent. */
+  readonly product?: ProductTerms;
 }
 
 /** The `PolicyIssued` of policy `p` on farm-1/north, issued the day before its term starts. */
@@ -25,7 +28,8 @@ export const policyIssuedEvents = ({
   currency = 'KES',
   termStart = '2026-04-01',
   termEnd = '2026-06-29',
-  dataSources = ownFieldDataSources('org-1', 'farm-1', 'north', perils),
+  product,
+  dataSources = ownFieldDataSources('org-1', 'farm-1', 'north', perils, product?.sheet),
 }: IssuedPolicyTerms = {}): PolicyEvent[] =>
   issuePolicy(
     {
@@ -46,6 +50,7 @@ export const policyIssuedEvents = ({
       history: {},
       settlementPeriodDays: 30,
       now: new Date(`${termStart}T00:00:00Z`),
+      product,
     },
     initialPolicy,
   );

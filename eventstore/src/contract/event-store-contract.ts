@@ -291,6 +291,14 @@ export const describeEventStoreContract = (name: string, setup: () => Promise<Co
       expect(comparePositions(newest as GlobalPosition, lastPosition!)).toBeGreaterThanOrEqual(0);
     });
 
+    it('tells a position it handed out from one beyond anything it handed out', async () => {
+      const { position } = await store.append(uniquePrefix('issued'), [testEvent('FarmRegistered', {})], 'no_stream');
+      expect(await store.mayHaveIssued(position)).toBe(true);
+      const never = 18_446_744_073_709_551_615n;
+      expect(await store.mayHaveIssued({ commit: never, prepare: never })).toBe(false);
+      expect(await store.mayHaveIssued({ commit: position.commit, prepare: never })).toBe(false);
+    });
+
     it('delivers 8 writers × 500 appends to a subscriber exactly once, in the order $all reads them', async () => {
       const prefix = uniquePrefix('load');
       const head = await store.headPosition();

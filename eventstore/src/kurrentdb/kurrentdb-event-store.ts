@@ -11,7 +11,7 @@ import {
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import { type EventStore, type ExpectedRevision, type RecordedEvent, WrongExpectedRevisionError } from '../port';
-import { comparePositions } from '../position';
+import { comparePositions, isAtOrAfter } from '../position';
 import { DEFAULT_BATCH_SIZE, DEFAULT_RETRY_DELAY_MS, reportToConsole } from '../subscription-defaults';
 import { createSubscriptionSet } from '../subscription-set';
 import { createUpcast, type Upcaster } from '../upcasting';
@@ -158,6 +158,8 @@ export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): 
       }
       return 'start';
     },
+    // Every committed event is readable on $all here, so the readable head bounds what was handed out.
+    mayHaveIssued: async (position) => isAtOrAfter(await store.headPosition(), position),
     close: async () => {
       await subscriptions.stopAll();
       await client.dispose();

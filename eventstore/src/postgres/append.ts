@@ -1,3 +1,4 @@
+import { canonicalJson } from '@cropcover/verifiable-log';
 import type pg from 'pg';
 import { type AppendResult, type ExpectedRevision, type StreamAppend, WrongExpectedRevisionError } from '../port';
 
@@ -12,10 +13,14 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // commits notifying transactions one at a time; a store runs few append statements at once (group commit:
 // two by default, each for many appends), so this costs little, and it saves a NOTIFY transaction per
 // statement, which cost as much CPU as the append itself (docs/benchmarks.md, Event store).
+// Each event's `prev` is the leaf hash of its stream's previous revision, computed here, inside the
+// append, from the head this statement read (`chain` walks each append's events in order); the leaf is
+// events_leaf_hash over the stored canonical texts (schema.ts). A stream whose head was written before
+// the chain starts again from zeros, which the verifier reports as a chain break.
 const APPEND_TO_STREAMS: pg.QueryConfig = {
   name: 'cropcover.eventstore.append-to-streams',
   text: `
-    with input as (
+    with recursive input as (
       select a.ordinality as n, a.append->>'streamId' as stream_id, (a.append->>'expected')::int as expected,
         a.append->'events' as events
       from jsonb_array_elements($1::jsonb) with ordinality as a(append, ordinality)
@@ -24,13 +29,33 @@ const APPEND_TO_STREAMS: pg.QueryConfig = {
       from input cross join lateral (
         select coalesce(max(stream_revision), -1) as revision from events where events.stream_id = input.stream_id
       ) head
-    ), appended as (
-      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-      select c.stream_id, c.revision + e.ordinality, (e.event->>'id')::uuid, e.event->>'type', e.event->'data',
-        e.event->'metadata'
+    ), numbered as (
+      select c.n, e.ordinality as k, c.stream_id, (c.revision + e.ordinality)::int as stream_revision,
+        (e.event->>'id')::uuid::text as event_id, e.event->>'type' as event_type,
+        e.event->>'data' as stored_data, e.event->>'metadata' as stored_metadata
       from checked c cross join jsonb_array_elements(c.events) with ordinality as e(event, ordinality)
       where c.passed and not ($2::bool and exists (select from checked where not passed))
-      order by c.n, e.ordinality
+    ), chain as (
+      select nb.*, head.prev, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id, nb.event_type,
+        head.prev, nb.stored_data, nb.stored_metadata) as leaf_hash
+      from numbered nb cross join lateral (
+        select coalesce(
+          (select leaf_hash from events where events.stream_id = nb.stream_id
+             and events.stream_revision = nb.stream_revision - 1),
+          decode(repeat('00', 32), 'hex')) as prev
+      ) head
+      where nb.k = 1
+      union all
+      select nb.*, chain.leaf_hash, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id, nb.event_type,
+        chain.leaf_hash, nb.stored_data, nb.stored_metadata)
+      from chain join numbered nb on nb.n = chain.n and nb.k = chain.k + 1
+    ), appended as (
+      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata, stored_data,
+        stored_metadata, prev, leaf_hash)
+      select stream_id, stream_revision, event_id::uuid, event_type, stored_data::jsonb, stored_metadata::jsonb,
+        stored_data, stored_metadata, prev, leaf_hash
+      from chain
+      order by n, k
       returning stream_id, stream_revision, global_position, transaction_id
     ), notified as (
       select pg_notify('${APPENDED_CHANNEL}', newest.transaction_id::text || '.' || newest.global_position::text)
@@ -112,8 +137,9 @@ export const encodeAppend = ({ streamId, events, expected }: StreamAppend): Enco
     events: events.map((event) => ({
       id: event.metadata.event_id,
       type: event.type,
-      data: event.data,
-      metadata: event.metadata,
+      // The stored texts, canonical so the leaf can be recomputed from any copy of the event (RFC 8785).
+      data: canonicalJson(event.data),
+      metadata: canonicalJson(event.metadata),
     })),
   });
   return { streamId, expected, json };

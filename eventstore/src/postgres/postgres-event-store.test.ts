@@ -94,6 +94,10 @@ describe('PostgreSQL event store', () => {
       'data jsonb',
       'metadata jsonb',
       'transaction_id xid8',
+      'stored_data text',
+      'stored_metadata text',
+      'prev bytea',
+      'leaf_hash bytea',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { appendAllOrNone, encodeAppend } from './append';
 import { createAppendListener } from './append-listener';
 import { startCatchUpSubscription } from './catch-up-subscription';
 import { createGroupCommit } from './group-commit';
-import { readAllEvents, readHeadPosition, readStreamEvents } from './read';
+import { mayHaveIssued, readAllEvents, readHeadPosition, readStreamEvents } from './read';
 
 export interface PostgresEventStoreOptions {
   /** Owned by the caller: `close()` leaves it open. Run `migrateEventStore(pool)` once before use. */
@@ -59,6 +59,7 @@ export const createPostgresEventStore = (options: PostgresEventStoreOptions): Ev
       return subscriptions.track(subscription);
     },
     headPosition: () => readHeadPosition(pool),
+    mayHaveIssued: (position) => mayHaveIssued(pool, position),
     close: async () => {
       await subscriptions.stopAll();
       await listener.close();

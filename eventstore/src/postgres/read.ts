@@ -19,7 +19,7 @@ import { APPENDING_LOCK_KEY } from './schema';
 // takes the appending lock before its transaction has an id (schema.ts), so a running transaction with
 // an id and no such lock never is one. The lock table is read once, at the first row of `locks`, before
 // `others_running` yields anything for `not_appends` to check.
-const HORIZON_CTES = `
+export const HORIZON_CTES = `
   snapshot as materialized (select pg_current_snapshot() as taken),
   locks as materialized (
     select pid, locktype, mode, granted, transactionid, database, classid, objid, objsubid from pg_locks),
@@ -94,6 +94,26 @@ export const readStreamEvents = async (
   // `limit null` means no limit in PostgreSQL.
   const { rows } = await pool.query<EventRow>({ ...READ_STREAM, values: [streamId, fromRevision, limit ?? null] });
   return rows.map((row) => upcast(toRecordedEvent(row)));
+};
+
+// Not the readable head: a write's token may name a row still behind the horizon. A committed append's
+// transaction id is below the snapshot's xmax (taken without assigning this reader an id), and its
+// global position at most the greatest in the table.
+const ISSUED_BOUND: pg.QueryConfig = {
+  name: 'cropcover.eventstore.issued-bound',
+  text: `select pg_snapshot_xmax(pg_current_snapshot())::text as next_transaction_id,
+      coalesce(max(global_position), 0)::text as newest_global_position
+    from events`,
+};
+
+export const mayHaveIssued = async (pool: pg.Pool, position: GlobalPosition): Promise<boolean> => {
+  const { rows } = await pool.query<{ next_transaction_id: string; newest_global_position: string }>(ISSUED_BOUND);
+  const bound = rows[0];
+  return (
+    bound !== undefined &&
+    position.commit < BigInt(bound.next_transaction_id) &&
+    position.prepare <= BigInt(bound.newest_global_position)
+  );
 };
 
 export const readHeadPosition = async (pool: pg.Pool): Promise<GlobalPosition | AllStreamStart> => {

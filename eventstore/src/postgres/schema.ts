@@ -42,6 +42,31 @@ const EVENTS_TABLE = `
     for each statement execute function events_take_appending_lock();
 `;
 
+// The audit chain (SPEC §7 Audit, docs/audit-bundle.md): stored_data and stored_metadata are the exact
+// RFC 8785 texts the leaf hashes (data and metadata are their jsonb query copies), prev the leaf hash of
+// the stream's previous revision, leaf_hash this event's. Events appended before the chain have none.
+// events_leaf_hash is the leaf of verifiable-log's event-leaf.ts written in SQL, keys in RFC 8785 order;
+// to_json of a text writes the same JSON string as JSON.stringify does.
+const AUDIT_CHAIN = `
+  alter table events add column if not exists stored_data text;
+  alter table events add column if not exists stored_metadata text;
+  alter table events add column if not exists prev bytea;
+  alter table events add column if not exists leaf_hash bytea;
+  create or replace function events_leaf_hash(
+    stream_id text, revision int, event_id text, event_type text, prev bytea, stored_data text, stored_metadata text
+  ) returns bytea language sql immutable parallel safe as $$
+    select sha256('\\x00'::bytea || convert_to(
+      '{"dataHash":' || to_json(encode(sha256(convert_to(stored_data, 'UTF8')), 'base64'))::text
+      || ',"eventId":' || to_json(event_id)::text
+      || ',"metaHash":' || to_json(encode(sha256(convert_to(stored_metadata, 'UTF8')), 'base64'))::text
+      || ',"prev":' || to_json(encode(prev, 'base64'))::text
+      || ',"rev":' || revision::text
+      || ',"stream":' || to_json(stream_id)::text
+      || ',"type":' || to_json(event_type)::text
+      || ',"v":1}', 'UTF8'))
+  $$;
+`;
+
 /** Creates the event store's table and indexes when missing; safe to run from several processes at once. */
 export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
   const client = await pool.connect();
@@ -51,6 +76,7 @@ export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
     // `create … if not exists` is not atomic: two processes starting together could both try to create.
     await client.query(`select pg_advisory_xact_lock(hashtext('cropcover.eventstore.migrate'))`);
     await client.query(EVENTS_TABLE);
+    await client.query(AUDIT_CHAIN);
     await client.query('commit');
   } catch (error) {
     failed = true;

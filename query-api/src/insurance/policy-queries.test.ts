@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PhaseEvaluation } from '@cropcover/contracts';
-import { policyListItem, policyView } from '@cropcover/domain';
+import { policyListItem, policyView, sheetDigest } from '@cropcover/domain';
+import { TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
 import { policiesProjection, rebuildProjections } from '@cropcover/projector';
 import {
   openProjectorTestDatabase,
@@ -38,6 +39,7 @@ const insurerA: Caller = { sub: 'insurer-a', org: 'org-a', roles: ['insurer'] };
 const auditorA: Caller = { sub: 'auditor-a', org: 'org-a', roles: ['auditor'] };
 const insurerB: Caller = { sub: 'insurer-b', org: 'org-b', roles: ['insurer'] };
 const adminB: Caller = { sub: 'admin-b', org: 'org-b', roles: ['admin'] };
+const insurerC: Caller = { sub: 'insurer-c', org: 'org-c', roles: ['insurer'] };
 
 const OWN_FIELD = 'organization-fields:org-a';
 
@@ -124,6 +126,18 @@ describe('insurance queries', () => {
         issuedAt: '2026-04-01T08:00:00.000Z',
         ...term,
       }),
+      policyStory({
+        policyId: 'c-phases',
+        organizationId: 'org-c',
+        perils: ['drought'],
+        termStart: '2026-04-01',
+        termEnd: '2026-04-30',
+        issuedAt: '2026-03-28T08:00:00.000Z',
+        product: {
+          ref: { product_id: 'two-phases', version: 1, digest: sheetDigest(TERM_ANCHORED_PHASES_SHEET) },
+          sheet: TERM_ANCHORED_PHASES_SHEET,
+        },
+      }),
     ];
     for (const story of stories) await t.eventStore.append(story.streamId, story.takeNew(), 'no_stream');
     await readWholeLog(
@@ -141,6 +155,13 @@ describe('insurance queries', () => {
           { index: 'wind_speed_ms', date: '2026-04-06', value: 30 },
           // Another organization's readings of the same field: the policy never reads them.
           { index: 'rainfall_mm', date: '2026-04-04', value: 500, source_id: 'organization-fields:org-b' },
+          // org-c's: 2 mm on every day of the term so far.
+          ...Array.from({ length: 8 }, (_, day) => ({
+            index: 'rainfall_mm',
+            date: `2026-04-0${day + 1}`,
+            value: 2,
+            source_id: 'organization-fields:org-c',
+          })),
         ].map((reading) => ({
           source_id: OWN_FIELD,
           location: 'farm-1/north',
@@ -513,7 +534,36 @@ describe('insurance queries', () => {
       ]);
     });
 
+    it('gives each phase of a cover of several phases its own window, trigger, exit and index day by day', async () => {
+      const { status, body } = await get('/insurance/policies/c-phases/trigger-courses', insurerC);
+      expect(status).toBe(200);
+      const [drought] = body.covers;
+      expect(drought).toMatchObject({ peril: 'drought', trigger_index: 'phase_rainfall_mm', comparison: 'lte' });
+      expect(drought.phases).toEqual([
+        {
+          phase: 'establishment',
+          window_start: '2026-04-01',
+          window_end: '2026-04-05',
+          comparison: 'lte',
+          trigger: 20,
+          exit: 5,
+          days: [2, 4, 6, 8, 10].map((value, day) => ({ date: `2026-04-0${day + 1}`, observed_value: value })),
+        },
+        {
+          phase: 'vegetative',
+          window_start: '2026-04-06',
+          window_end: '2026-04-30',
+          comparison: 'lte',
+          trigger: 60,
+          exit: 20,
+          days: [2, 4, 6].map((value, day) => ({ date: `2026-04-0${day + 6}`, observed_value: value })),
+        },
+      ]);
+      expect(drought.days.map((day: { value: number }) => day.value)).toEqual(Array(8).fill(2));
+    });
+
     it("is for the policy's organization only: another organization gets 404, a caller without a role 403", async () => {
+      expect((await get('/insurance/policies/c-phases/trigger-courses', insurerA)).status).toBe(404);
       expect((await get('/insurance/policies/a-claimed/trigger-courses', insurerB)).status).toBe(404);
       expect((await get('/insurance/policies/a-claimed/trigger-courses', { ...auditorA, roles: [] })).status).toBe(403);
       expect((await get('/insurance/policies/unknown/trigger-courses', auditorA)).status).toBe(404);

@@ -73,6 +73,9 @@ describe('read-model migrations', () => {
         and table_name not like 'legacy%'
       order by table_name`.execute(db);
     expect(rows.map((row) => row.table_name)).toEqual([
+      'audit_checkpoints',
+      'audit_leaves',
+      'audit_tree',
       'farm_fields',
       'farm_organizations',
       'farmers',

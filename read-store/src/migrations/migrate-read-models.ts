@@ -20,6 +20,7 @@ import { webhookBreachPositions } from './0016-webhook-breach-positions';
 import { policySnapshots } from './0017-policy-snapshots';
 import { termSheetPhases } from './0018-term-sheet-phases';
 import { products } from './0019-products';
+import { auditLog } from './0026-audit-log';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0017-policy-snapshots': policySnapshots,
   '0018-term-sheet-phases': termSheetPhases,
   '0019-products': products,
+  '0026-audit-log': auditLog,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,
   '0032-treaties': treaties,

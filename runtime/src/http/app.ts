@@ -24,8 +24,8 @@ export interface HttpAppOptions {
   /** The Kafka topics' contract (AsyncAPI 3), served beside the HTTP one. */
   readonly asyncApiDocument: object;
   readonly clock?: Clock;
-  /** Bulk paths allowed bodies over 1 MiB (exact path → limit such as '4mb'). */
-  readonly largerBodyLimits?: Readonly<Record<string, string>>;
+  /** Bulk paths allowed bodies over 1 MiB (exact path → limit in bytes). */
+  readonly largerBodyLimits?: Readonly<Record<string, number>>;
   /** Pages served to anyone, as /docs is (path → router): each asks the person for a token and sends it
    *  with the API calls it makes, so the API's own checks decide what it shows. */
   readonly publicPages?: Readonly<Record<string, Router>>;

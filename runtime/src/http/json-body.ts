@@ -2,7 +2,8 @@ import express, { type RequestHandler } from 'express';
 import { nestsDeeperThan } from './json-depth';
 import { ProblemError } from './problem';
 
-export const JSON_BODY_LIMIT = '1mb';
+/** 1 MiB, in bytes. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** Far beyond any request schema (a few levels); deeper bodies only exist to exhaust a recursive walk
  *  such as the idempotency fingerprint's, so they are refused before anything else reads them. */
@@ -20,19 +21,41 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+const mebibytes = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
+
+/** A Content-Length over the limit is refused from the header alone (SPEC §5): body-parser would refuse
+ *  it too, but only after draining the announced body, so a client announcing a gigabyte and sending
+ *  nothing held the request until its timeout. `Connection: close` because the body is never read. */
+const refuseAnnouncedOversize =
+  (limitOf: (path: string) => number): RequestHandler =>
+  (req, _res, next) => {
+    const limit = limitOf(req.path);
+    if (Number(req.headers['content-length'] ?? 0) > limit)
+      throw ProblemError.payloadTooLarge(`The request body is larger than ${mebibytes(limit)}.`, {
+        Connection: 'close',
+      });
+    next();
+  };
+
 const refuseDeepJson: RequestHandler = (req, _res, next) => {
   if (nestsDeeperThan(req.body, MAX_JSON_DEPTH))
     throw ProblemError.badRequest('json_too_deep', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   next();
 };
 
-/** 415 rule, then parsing up to 1 MiB; too large → 413, invalid JSON → 400 via the problem handler, and
- *  nesting deeper than MAX_JSON_DEPTH → 400.
- *  `largerLimits` names the few bulk paths (exact path → limit) whose documented batch sizes need more. */
-export const jsonBody = (largerLimits: Readonly<Record<string, string>> = {}): RequestHandler[] => {
+/** 415 rule, then parsing up to 1 MiB; too large → 413 (at once when Content-Length says so), invalid
+ *  JSON → 400 via the problem handler, and nesting deeper than MAX_JSON_DEPTH → 400.
+ *  `largerLimits` names the few bulk paths (exact path → limit in bytes) whose documented batch sizes
+ *  need more. */
+export const jsonBody = (largerLimits: Readonly<Record<string, number>> = {}): RequestHandler[] => {
+  const limits = new Map(Object.entries(largerLimits));
+  const limitOf = (path: string): number => limits.get(path) ?? JSON_BODY_LIMIT;
   const standard = express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES });
-  const larger = new Map(
-    Object.entries(largerLimits).map(([path, limit]) => [path, express.json({ limit, type: JSON_TYPES })]),
-  );
-  return [requireJsonBody, (req, res, next) => (larger.get(req.path) ?? standard)(req, res, next), refuseDeepJson];
+  const larger = new Map([...limits].map(([path, limit]) => [path, express.json({ limit, type: JSON_TYPES })]));
+  return [
+    requireJsonBody,
+    refuseAnnouncedOversize(limitOf),
+    (req, res, next) => (larger.get(req.path) ?? standard)(req, res, next),
+    refuseDeepJson,
+  ];
 };

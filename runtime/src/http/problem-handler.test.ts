@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -92,6 +93,26 @@ describe('problem details', () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
     await expectProblem(await post(big, 'application/json'), 413, 'payload_too_large');
   });
+
+  it('answers a Content-Length far over the limit with 413 from the header alone, closing the connection', async () => {
+    // Headers only, no body: before the fix body-parser waited to drain the announced gigabyte.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(app.baseUrl).port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('utf8');
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+      socket.write(
+        `POST /things HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 999999999\r\n\r\n',
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('"code":"payload_too_large"');
+  }, 10_000);
 
   it('answers a non-JSON body with 415', async () => {
     await expectProblem(await post('name=North', 'application/x-www-form-urlencoded'), 415, 'unsupported_media_type');

@@ -89,8 +89,11 @@ export class ProblemError extends Error {
     return new ProblemError({ status: 409, code, title: 'Conflict', detail });
   }
 
-  static payloadTooLarge(detail = 'The request body is larger than 1 MiB.'): ProblemError {
-    return new ProblemError({ status: 413, code: 'payload_too_large', title: 'Payload too large', detail });
+  static payloadTooLarge(
+    detail = 'The request body is larger than 1 MiB.',
+    headers: Readonly<Record<string, string>> = {},
+  ): ProblemError {
+    return new ProblemError({ status: 413, code: 'payload_too_large', title: 'Payload too large', detail, headers });
   }
 
   static unsupportedMediaType(

@@ -3,4 +3,5 @@ export { describeNeeding } from './describe-needing';
 
 export { describeWithKafka, kafkaBrokerScript, testBrokers } from './kafka-test-broker';
 export { type ReadableSpan, recordSpansInMemory, type SpansInMemory } from './spans-in-memory';
+export { startTestApp, type TestApp } from './test-app';
 export { createTestDatabase, type TestDatabase, testServerUrl } from './test-database';

@@ -110,6 +110,7 @@ describe('the OpenAPI document built from the route declarations', () => {
           'Peril',
           'Policy',
           'PolicyDataSources',
+          // Programmes (issue 19): an issue may name the programme the policy joins.
           'PolicyIssueRequest',
           'Quote',
           'QuoteBreakdown',

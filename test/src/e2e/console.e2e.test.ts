@@ -2,6 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sheetDigest } from '@cropcover/domain';
+import { TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
+import { createPostgresEventStore } from '@cropcover/eventstore';
+import { policyStory } from '@cropcover/projector/testing';
+import { createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase, describeNeeding, type TestDatabase } from '@cropcover/runtime/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -33,6 +38,7 @@ let api: ApiClient;
 let browser: Browser;
 let paid: { policyId: string; payoutDate: string; amount: number };
 let unpaidPolicyId: string;
+let phased: { policyId: string; payoutDate: string; amount: number };
 
 const issue = async (field: { farm_id: string; field_id: string }, perils: string[]): Promise<string> => {
   const issued = await api.post('/insurance/policies', insurer, {
@@ -46,6 +52,36 @@ const issue = async (field: { farm_id: string; field_id: string }, perils: strin
   });
   expect(issued.status).toBe(201);
   return issued.body.policy_id;
+};
+
+/** A policy of a product whose drought cover has two phases, its windows from term start (days 1–5 and
+ *  6–30), as the command side issues it: appended to the log, since products are not yet registered over
+ *  HTTP. The running service projects it like any other. */
+const issuePhasedPolicy = async (databaseUrl: string, field: { farm_id: string; field_id: string }) => {
+  const story = policyStory({
+    policyId: 'phased-drought',
+    organizationId: insurer.org!,
+    subject: insurer.sub,
+    farmId: field.farm_id,
+    fieldId: field.field_id,
+    perils: ['drought'],
+    sumInsured: 25_000,
+    currency: 'KES',
+    termStart: addDays(today(), -7),
+    termEnd: addDays(today(), 22),
+    issuedAt: `${addDays(today(), -8)}T08:00:00.000Z`,
+    product: {
+      ref: { product_id: 'two-phases', version: 1, digest: sheetDigest(TERM_ANCHORED_PHASES_SHEET) },
+      sheet: TERM_ANCHORED_PHASES_SHEET,
+    },
+  });
+  const pool = createPool(databaseUrl, createLogger({ level: 'silent' }), { max: 1 });
+  try {
+    await createPostgresEventStore({ pool }).append(story.streamId, story.takeNew(), 'no_stream');
+  } finally {
+    await pool.end();
+  }
+  return story.state.issued.policy_id;
 };
 
 describeNeeding('the console', chromiumMissing, () => {
@@ -66,6 +102,19 @@ describeNeeding('the console', chromiumMissing, () => {
     });
     expect(field.status).toBe(201);
     const ids = { farm_id: farm.body.farm_id as string, field_id: 'north' };
+    const south = { ...ids, field_id: 'south' };
+    expect(
+      (
+        await api.post(`/farms/${ids.farm_id}/fields`, owner, {
+          field_id: 'south',
+          name: 'South plot',
+          area_ha: 1.5,
+          location: { lat: -1.3, lon: 36.82 },
+          crop_type: 'maize',
+        })
+      ).status,
+    ).toBe(201);
+    const phasedPolicyId = await issuePhasedPolicy(database.url, south);
     const policyId = await issue(ids, ['flood']);
     unpaidPolicyId = await issue(ids, ['flood', 'storm']);
     // Issued before the flood (no cover is sold on a loss already in the data): eight days of rain, five of
@@ -74,6 +123,12 @@ describeNeeding('the console', chromiumMissing, () => {
     const evaluation = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
     expect(evaluation.body.total_payout).toBeGreaterThan(0);
     paid = { policyId, payoutDate: evaluation.body.as_of, amount: evaluation.body.total_payout };
+    // The first phase (days 1–5) reads 8 mm and has closed: (20 − 8) / (20 − 5) of its half of the sum
+    // insured. The second has 30 mm so far and waits for its window to close.
+    await recordReadings(api, dataProvider, south, 'rainfall_mm', addDays(today(), -7), [2, 2, 2, 1, 1, 10, 10, 10]);
+    const phasedEvaluation = await api.post(`/insurance/policies/${phasedPolicyId}/evaluate`, insurer, {});
+    expect(phasedEvaluation.body.total_payout).toBe(10_000);
+    phased = { policyId: phasedPolicyId, payoutDate: phasedEvaluation.body.as_of, amount: 10_000 };
   });
 
   afterAll(async () => {
@@ -112,11 +167,12 @@ describeNeeding('the console', chromiumMissing, () => {
   it('signs in with a token and lists the organization’s policies, filtered and by pages as the API does', async () => {
     await openPage();
     await signIn(insurer);
-    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('2');
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('3');
     const rows = page.locator('[data-policies] tbody tr');
     expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-policy')))).toEqual([
       unpaidPolicyId,
       paid.policyId,
+      phased.policyId,
     ]);
     await page.getByLabel('Peril').selectOption('storm');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -125,9 +181,9 @@ describeNeeding('the console', chromiumMissing, () => {
 
     await page.goto(`${service.baseUrl}/console/?page_size=1`);
     await page.waitForSelector('[data-policies]');
-    expect(await page.locator('[data-page]').textContent()).toBe('Page 1 of 2');
+    expect(await page.locator('[data-page]').textContent()).toBe('Page 1 of 3');
     await page.getByRole('link', { name: 'Next page' }).click();
-    await expect.poll(() => page.locator('[data-page]').textContent()).toBe('Page 2 of 2');
+    await expect.poll(() => page.locator('[data-page]').textContent()).toBe('Page 2 of 3');
     expect(await rows.getAttribute('data-policy')).toBe(paid.policyId);
     await page.close();
   });
@@ -174,6 +230,41 @@ describeNeeding('the console', chromiumMissing, () => {
     await page.close();
   });
 
+  it('opens a policy of two phases: a chart per phase, each with its own window, levels and what it paid', async () => {
+    await openPage();
+    await signIn(insurer, `/console/policies/${phased.policyId}`);
+    const establishment = page.locator('svg[data-chart="cover-drought-phase-establishment"]');
+    const vegetative = page.locator('svg[data-chart="cover-drought-phase-vegetative"]');
+    await establishment.waitFor();
+    expect(await page.locator('svg[data-chart]').count()).toBe(2);
+    const levelsOf = (chart: typeof establishment) =>
+      chart
+        .locator('line[data-level]')
+        .evaluateAll((all) => all.map((line) => [line.getAttribute('data-level'), line.getAttribute('data-value')]));
+    expect(await levelsOf(establishment)).toEqual([
+      ['trigger', '20'],
+      ['exit', '5'],
+    ]);
+    expect(await levelsOf(vegetative)).toEqual([
+      ['trigger', '60'],
+      ['exit', '20'],
+    ]);
+    // Each phase's window shaded on the cover's one time axis: the two charts line up day for day.
+    expect(await establishment.locator('[data-band]').getAttribute('data-from')).toBe(addDays(today(), -7));
+    expect(await establishment.locator('[data-band]').getAttribute('data-to')).toBe(addDays(today(), -3));
+    expect(await vegetative.locator('[data-band]').getAttribute('data-from')).toBe(addDays(today(), -2));
+    expect(await establishment.getAttribute('data-from')).toBe(await vegetative.getAttribute('data-from'));
+    // The payout is marked on the phase that earned it, on the day of the evaluation.
+    const payout = establishment.locator('[data-marker="payout"]');
+    expect(await payout.getAttribute('data-date')).toBe(phased.payoutDate);
+    expect(Number(await payout.getAttribute('data-amount'))).toBe(phased.amount);
+    expect(await vegetative.locator('[data-marker="payout"]').count()).toBe(0);
+    expect(await establishment.locator('[data-marker="evaluation"]').getAttribute('data-value')).toBe('8');
+    expect(await vegetative.locator('[data-marker="evaluation"]').getAttribute('data-value')).toBe('30');
+    expect(await page.locator('[data-phases="drought"] li').count()).toBe(2);
+    await page.close();
+  });
+
   it('shows another organization’s token none of it', async () => {
     await openPage();
     await signIn(otherInsurer);
@@ -183,6 +274,10 @@ describeNeeding('the console', chromiumMissing, () => {
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toContain(`No policy ${paid.policyId} is visible to you`);
+    await page.goto(`${service.baseUrl}/console/policies/${phased.policyId}`);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain(`No policy ${phased.policyId} is visible to you`);
     expect(await page.locator('svg[data-chart]').count()).toBe(0);
     await page.close();
   });
@@ -225,10 +320,13 @@ describeNeeding('the console', chromiumMissing, () => {
     // With the chart's table open too.
     for (const summary of await page.locator('details summary').all()) await summary.click();
     found.policy = await axeViolations(page);
+    await page.goto(`${service.baseUrl}/console/policies/${phased.policyId}`);
+    await page.locator('svg[data-chart]').first().waitFor();
+    found.phasedPolicy = await axeViolations(page);
     await page.goto(`${service.baseUrl}/console/no-such-page`);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
     found.notFound = await axeViolations(page);
-    expect(found).toEqual({ signIn: [], policies: [], policy: [], notFound: [] });
+    expect(found).toEqual({ signIn: [], policies: [], policy: [], phasedPolicy: [], notFound: [] });
     // And it does look: a field without a label is reported.
     await page.evaluate("document.querySelector('main').append(document.createElement('input'))");
     expect((await axeViolations(page)).map((violation) => violation.id)).toContain('label');

@@ -153,6 +153,21 @@ describe('a body on DELETE (item 15)', () => {
   });
 });
 
+describe('webhook URLs naming internal-only hosts (issue 25)', () => {
+  it.each([
+    'https://localhost./x',
+    'https://vm/x',
+    'https://db.localdomain/x',
+    'https://metadata.google.internal/x',
+    'https://127.0.0.1/x',
+  ])('refuses %s at creation with 422 and stores nothing', async (url) => {
+    const before = { ...(await written()), secrets: await countRows('webhook_secrets') };
+    const response = await api.post('/insurance/webhooks/trigger-events', insurer, { url });
+    expectProblem(response, 422, 'webhook_url_not_public');
+    expect({ ...(await written()), secrets: await countRows('webhook_secrets') }).toEqual(before);
+  });
+});
+
 describe('integers and ids in readings and queries (item 17)', () => {
   it.each(['0x10', '1e1', '+2', '%202', '1.0'])('refuses page=%s with 400', async (page) => {
     const readings = await api.get(`/insurance/index-readings?farm_id=F1&field_id=f1&page=${page}`, provider);

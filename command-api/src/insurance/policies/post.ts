@@ -1,4 +1,10 @@
-import { type CommandContext, handleCommand, type LoadedStream, loadStream } from '@cropcover/application';
+import {
+  type CommandContext,
+  handleCommand,
+  issueInProgramme,
+  type LoadedStream,
+  loadStream,
+} from '@cropcover/application';
 import { Policy, PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,
@@ -34,9 +40,15 @@ export const issuePolicyRoute = commandRoute('POST /insurance/policies', {
   request: { body: PolicyIssueRequest },
   success: { status: 201, schema: Policy, description: 'Issued' },
   problems: {
-    404: UNKNOWN_FARM_OR_PRODUCT,
+    404: {
+      description: `${UNKNOWN_FARM_OR_PRODUCT.description}; programme_not_found: no such programme in your organization`,
+      codes: [...UNKNOWN_FARM_OR_PRODUCT.codes, 'programme_not_found'],
+    },
     409: { description: 'A new policy kept colliding', codes: ['policy_exists', ...KEPT_CHANGING.codes] },
-    422: COVER_REFUSED,
+    422: {
+      description: `${COVER_REFUSED.description}; or the policy would pass a capacity limit of its programme, or is not in its currency`,
+      codes: [...COVER_REFUSED.codes, 'capacity_exceeded', 'currency_mismatch'],
+    },
   },
 }).handle(async ({ deps, body: request, organizationId, req, res }) => {
   const context = commandContextOf(req, deps.clock.now());
@@ -82,10 +94,9 @@ const issueNewPolicy = async (
   const dataSources = await coverDataSources(deps, organizationId, farm.state, request, product);
   // Every reading each peril's data holds: the pricing picks the complete past seasons itself.
   const history = await deps.pricingReadings({ sources: dataSources });
-  return handleCommand(
+  return issueInProgramme(
     deps.eventStore,
-    policyStream(policyId),
-    policyAggregate,
+    policyId,
     (state) =>
       issuePolicy(
         {
@@ -103,7 +114,5 @@ const issueNewPolicy = async (
         state,
       ),
     context,
-    // A new policy's stream cannot exist yet (a keyed one was looked for above), so there is nothing to read.
-    { state: initialPolicy, expected: 'no_stream', position: undefined },
   );
 };

@@ -1,18 +1,27 @@
-import type { TriggerCourse, TriggerEvaluationHistoryItem, TriggerStatus } from '@cropcover/contracts';
+import type {
+  TriggerCourse,
+  TriggerCoursePhase,
+  TriggerEvaluationHistoryItem,
+  TriggerStatus,
+} from '@cropcover/contracts';
 import { TimeChart } from '../../chart/time-chart';
 import { figure, money, timestamp, words } from '../../format';
-import { coverChart } from './cover-chart';
+import { coverCharts } from './cover-chart';
 
-/** One cover: where its data comes from and how much of the window it covers, its chart, and its
- *  evaluations. */
+const breachWords = (comparison: TriggerCourse['comparison']) => (comparison === 'lte' ? 'at or below' : 'at or above');
+
+/** One cover: where its data comes from and how much of the window it covers, its chart (one per phase
+ *  when it has several), and its evaluations. */
 export const CoverSection = ({
   course,
   trigger,
   evaluations,
+  currency,
 }: {
   course: TriggerCourse;
   trigger: TriggerStatus | undefined;
   evaluations: readonly TriggerEvaluationHistoryItem[];
+  currency: string;
 }) => {
   const headingId = `cover-${course.peril}-heading`;
   const source = course.data_source;
@@ -24,11 +33,21 @@ export const CoverSection = ({
         <dd>
           {course.trigger_index} of daily {course.reading}
         </dd>
-        <dt>Trigger and exit</dt>
-        <dd>
-          breach {course.comparison === 'lte' ? 'at or below' : 'at or above'} {figure(course.trigger)}; severity 1 at{' '}
-          {figure(course.exit)}
-        </dd>
+        {course.phases === undefined ? (
+          <>
+            <dt>Trigger and exit</dt>
+            <dd>
+              breach {breachWords(course.comparison)} {figure(course.trigger)}; severity 1 at {figure(course.exit)}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Phases</dt>
+            <dd>
+              <PhaseList peril={course.peril} phases={course.phases} />
+            </dd>
+          </>
+        )}
         <dt>Data source</dt>
         <dd data-source={source.source_id} data-location={source.location}>
           {source.source_id} ({source.kind}) at {source.location}
@@ -45,11 +64,26 @@ export const CoverSection = ({
         <dt>Aggregate today</dt>
         <dd>{figure(trigger?.current_index_reading)}</dd>
       </dl>
-      <TimeChart model={coverChart(course, evaluations)} />
+      {coverCharts(course, evaluations, currency).map((model) => (
+        <TimeChart key={model.id} model={model} />
+      ))}
       <EvaluationTable peril={course.peril} evaluations={evaluations} />
     </section>
   );
 };
+
+const PhaseList = ({ peril, phases }: { peril: string; phases: readonly TriggerCoursePhase[] }) => (
+  <ol class="phases" data-phases={peril}>
+    {phases.map((phase) => (
+      <li key={phase.phase} data-phase={phase.phase}>
+        <strong>{phase.phase}</strong>:{' '}
+        {phase.window_start === undefined ? 'window not known yet' : `${phase.window_start} – ${phase.window_end}`}
+        {phase.trigger !== undefined && `, breach ${breachWords(phase.comparison)} ${figure(phase.trigger)}`}
+        {phase.exit !== undefined && `, severity 1 at ${figure(phase.exit)}`}
+      </li>
+    ))}
+  </ol>
+);
 
 const EvaluationTable = ({
   peril,

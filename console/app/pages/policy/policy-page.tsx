@@ -37,6 +37,7 @@ export const PolicyPage = ({ policyId }: { policyId: string }) => {
                 course={course}
                 trigger={policy.triggers.find((trigger) => trigger.peril === course.peril)}
                 evaluations={evaluations.filter((evaluation) => evaluation.peril === course.peril)}
+                currency={policy.currency}
               />
             ))}
           </>

@@ -1,6 +1,7 @@
 import { handleCommand, newWebhookSecret, storeWebhookSecret } from '@cropcover/application';
 import {
   CreatedWebhookSubscription,
+  isPrivateHost,
   WEBHOOK_DELIVERY_RULES,
   WebhookCreateRequest,
   webhookCreateRequest,
@@ -27,9 +28,19 @@ export const createWebhookSubscriptionRoute = commandRoute('POST /insurance/webh
   success: { status: 201, schema: CreatedWebhookSubscription, description: 'Subscribed' },
   problems: {
     409: { description: 'A new subscription kept colliding', codes: ['webhook_exists', ...KEPT_CHANGING.codes] },
+    422: {
+      description: 'The URL names a host only an internal network reaches (also refused at connect time)',
+      codes: ['webhook_url_not_public'],
+    },
   },
 }).handle(
-  async ({ deps, body: { url, description }, organizationId, req, res }) => {
+  async ({ deps, body: { url, description }, organizationId, refuse, req, res }) => {
+    // Before anything is stored. The dispatcher checks the resolved address again when it connects.
+    if (!deps.webhookAllowInsecure && isPrivateHost(new URL(url).hostname))
+      throw refuse(
+        'webhook_url_not_public',
+        'The URL must not name localhost, an internal-only name or a private, loopback or link-local address.',
+      );
     const context = commandContextOf(req, deps.clock.now());
     const webhookId = uuidv7();
     const rawSecret = newWebhookSecret();
@@ -49,6 +60,6 @@ export const createWebhookSubscriptionRoute = commandRoute('POST /insurance/webh
     res.location(`/insurance/webhooks/${webhookId}`);
     return { ...webhookResponse(ownedWebhookSubscription(outcome.state, context.actor)), raw_secret: rawSecret };
   },
-  // WEBHOOK_ALLOW_INSECURE (development, tests) also accepts http and private hosts.
+  // WEBHOOK_ALLOW_INSECURE (development, tests) also accepts http (and, above, private hosts).
   { acceptedRequest: (deps) => ({ body: webhookCreateRequest(deps.webhookAllowInsecure) }) },
 );

@@ -1,0 +1,108 @@
+import { endPool } from '@cropcover/runtime';
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import { canonicalJson, eventLeafHash, GENESIS_PREV } from '@cropcover/verifiable-log';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEvent } from '../contract/test-event';
+import type { EventStore } from '../port';
+import { readLeavesInCommitOrder, readStoredEvents } from './audit-read';
+import { createPostgresEventStore } from './postgres-event-store';
+import { migrateEventStore } from './schema';
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+describe('the audit chain of the PostgreSQL event store', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('eventstore_audit_chain');
+    pool = new pg.Pool({ connectionString: database.url, max: 8 });
+    await migrateEventStore(pool);
+    await migrateEventStore(pool); // twice: a restart runs it again
+    store = createPostgresEventStore({ pool });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    if (pool) await endPool(pool);
+    await database?.drop();
+  });
+
+  /** Every event's leaf recomputed from its stored texts, and each `prev` the previous revision's leaf. */
+  const expectChained = async (stream: string, count: number) => {
+    const events = await readStoredEvents(pool, stream);
+    expect(events.map((event) => event.revision)).toEqual([...Array(count).keys()]);
+    let prev: Uint8Array = GENESIS_PREV;
+    for (const event of events) {
+      expect(hex(event.prev)).toBe(hex(prev));
+      expect(hex(eventLeafHash(event))).toBe(hex(event.leafHash));
+      prev = event.leafHash;
+    }
+    return events;
+  };
+
+  it('stores the canonical texts it hashed, with jsonb only a copy of them', async () => {
+    const data = { z: 1, a: 'Dürre "trocken" \u0007', amount: '12.50', nested: { y: [1, 2.5], b: null } };
+    await store.append('policy-chain-1', [testEvent('Policy"Issued', data)], 'no_stream');
+    const [event] = await expectChained('policy-chain-1', 1);
+    expect(event!.data).toBe(canonicalJson(data));
+    const [read] = await store.readStream('policy-chain-1');
+    expect(read!.data).toEqual(data);
+  });
+
+  it('chains events of one append, of following appends and of a multi-stream append', async () => {
+    await store.append(
+      'policy-chain-2',
+      [testEvent('A', { n: 0 }), testEvent('B', { n: 1 }), testEvent('C', { n: 2 })],
+      'no_stream',
+    );
+    await store.append('policy-chain-2', [testEvent('D', { n: 3 })], 2);
+    await store.appendToStreams([
+      { streamId: 'policy-chain-2', events: [testEvent('E', { n: 4 }), testEvent('F', { n: 5 })], expected: 3 },
+      { streamId: 'policy-chain-3', events: [testEvent('A', {})], expected: 'no_stream' },
+    ]);
+    await expectChained('policy-chain-2', 6);
+    await expectChained('policy-chain-3', 1);
+  });
+
+  it('chains appends that race on one stream through group commit', async () => {
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) => store.append('policy-chain-4', [testEvent('Evaluated', { i })], 'any')),
+    );
+    await expectChained('policy-chain-4', 24);
+  });
+
+  it('reads every leaf in commit order', async () => {
+    const leaves = await readLeavesInCommitOrder(pool, 'start', 1000);
+    const { rows } = await pool.query<{ leaf_hash: Buffer }>(
+      'select leaf_hash from events order by transaction_id, global_position',
+    );
+    expect(leaves.map((leaf) => hex(leaf.leafHash))).toEqual(rows.map((row) => row.leaf_hash.toString('hex')));
+    const after = await readLeavesInCommitOrder(pool, leaves[9]!.position, 1000);
+    expect(after.map((leaf) => hex(leaf.leafHash))).toEqual(leaves.slice(10).map((leaf) => hex(leaf.leafHash)));
+  });
+});
+
+describe('an event appended before the chain', () => {
+  it('is read, and taken into the tree, as if its jsonb text had been stored, with zeros for prev', async () => {
+    const database = await createTestDatabase('eventstore_audit_legacy');
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    try {
+      await migrateEventStore(pool);
+      await pool.query(
+        `insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+         values ('policy-old', 0, gen_random_uuid(), 'PolicyIssued', '{"b":1,"a":2}', '{"actor":"x"}')`,
+      );
+      const [event] = await readStoredEvents(pool, 'policy-old');
+      expect([event!.data, hex(event!.prev)]).toEqual(['{"a": 2, "b": 1}', hex(GENESIS_PREV)]);
+      expect(hex(eventLeafHash(event!))).toBe(hex(event!.leafHash));
+      const [leaf] = await readLeavesInCommitOrder(pool, 'start', 10);
+      expect(hex(leaf!.leafHash)).toBe(hex(event!.leafHash));
+    } finally {
+      await endPool(pool);
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import type pg from 'pg';
+import type { GlobalPosition } from '../port';
+import { HORIZON_CTES } from './read';
+
+// The audit's reads of the log (SPEC §7 Audit): the exact texts each leaf hashed, and the leaves in the
+// order $all commits them, which is the tree's order. Both read the columns of the chain (schema.ts). An
+// event appended before the chain existed is read as if its jsonb text had been stored, with zeros for
+// `prev`: the tree still takes it (it never skips an event), and a verifier sees where the chain starts.
+const LEGACY = {
+  data: 'coalesce(stored_data, data::text)',
+  metadata: 'coalesce(stored_metadata, metadata::text)',
+  prev: `coalesce(prev, decode(repeat('00', 32), 'hex'))`,
+};
+const LEAF = `coalesce(leaf_hash, events_leaf_hash(stream_id, stream_revision, event_id::text, event_type, ${LEGACY.prev},
+  ${LEGACY.data}, ${LEGACY.metadata}))`;
+
+/** An event as the log stored and hashed it. */
+export interface StoredLogEvent {
+  readonly stream: string;
+  readonly revision: number;
+  readonly eventId: string;
+  readonly type: string;
+  /** RFC 8785 texts, exactly as hashed. */
+  readonly data: string;
+  readonly metadata: string;
+  readonly prev: Uint8Array;
+  readonly leafHash: Uint8Array;
+  readonly position: GlobalPosition;
+}
+
+/** A leaf of the log in commit order. */
+export interface LogLeaf {
+  readonly position: GlobalPosition;
+  readonly stream: string;
+  readonly revision: number;
+  readonly leafHash: Uint8Array;
+}
+
+interface StoredRow {
+  readonly stream_id: string;
+  readonly stream_revision: number;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly stored_data: string;
+  readonly stored_metadata: string;
+  readonly prev: Buffer;
+  readonly leaf_hash: Buffer;
+  readonly transaction_id: string;
+  readonly global_position: string;
+}
+
+const READ_STORED: pg.QueryConfig = {
+  name: 'cropcover.eventstore.read-stored',
+  text: `select stream_id, stream_revision, event_id::text, event_type, ${LEGACY.data} as stored_data,
+      ${LEGACY.metadata} as stored_metadata, ${LEGACY.prev} as prev, ${LEAF} as leaf_hash, transaction_id, global_position
+    from events where stream_id = $1 and stream_revision >= $2 order by stream_revision limit $3`,
+};
+
+export const readStoredEvents = async (
+  pool: pg.Pool,
+  streamId: string,
+  fromRevision = 0,
+  limit?: number,
+): Promise<StoredLogEvent[]> => {
+  const { rows } = await pool.query<StoredRow>({ ...READ_STORED, values: [streamId, fromRevision, limit ?? null] });
+  return rows.map((row) => ({
+    stream: row.stream_id,
+    revision: row.stream_revision,
+    eventId: row.event_id,
+    type: row.event_type,
+    data: row.stored_data,
+    metadata: row.stored_metadata,
+    prev: new Uint8Array(row.prev),
+    leafHash: new Uint8Array(row.leaf_hash),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+  }));
+};
+
+// Under the same horizon as readAll: a late commit with a lower position is waited for, never passed.
+const READ_LEAVES: pg.QueryConfig = {
+  name: 'cropcover.eventstore.read-leaves',
+  text: `with ${HORIZON_CTES}
+    select transaction_id, global_position, stream_id, stream_revision, ${LEAF} as leaf_hash from events
+    where transaction_id < (select below from horizon) and (transaction_id, global_position) > ($1::xid8, $2::bigint)
+    order by transaction_id, global_position
+    limit $3`,
+};
+
+/** Up to `limit` leaves strictly after `after`, in the order $all commits them. */
+export const readLeavesInCommitOrder = async (
+  pool: pg.Pool,
+  after: GlobalPosition | 'start',
+  limit: number,
+): Promise<LogLeaf[]> => {
+  const from = after === 'start' ? { commit: 0n, prepare: 0n } : after;
+  const { rows } = await pool.query<StoredRow>({
+    ...READ_LEAVES,
+    values: [from.commit.toString(), from.prepare.toString(), limit],
+  });
+  return rows.map((row) => ({
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    stream: row.stream_id,
+    revision: row.stream_revision,
+    leafHash: new Uint8Array(row.leaf_hash),
+  }));
+};

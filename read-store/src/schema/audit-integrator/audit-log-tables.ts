@@ -1,0 +1,40 @@
+import type { ColumnType } from 'kysely';
+import type { PositionColumn, Timestamp } from '../../columns';
+
+// The audit integrator's tables (SPEC §7 Audit): the RFC 6962 tree over the log in commit order, and the
+// checkpoints it signed. Written by the integrator alone (in the projector's process); never emptied by
+// a rebuild: a signed checkpoint is history someone else may hold.
+
+/** bigint: a leaf index or tree size; node-postgres returns int8 as a string. */
+type TreeIndexColumn = ColumnType<string, string | number, string | number>;
+
+/** One row per leaf, in tree order: where its event is in the log. */
+export interface AuditLeavesTable {
+  leaf_index: TreeIndexColumn;
+  position_commit: PositionColumn;
+  position_prepare: PositionColumn;
+  stream_id: string;
+  stream_revision: number;
+}
+
+/** Every complete subtree of the tree, leaves (level 0) included: any root or proof is a few of them. */
+export interface AuditTreeTable {
+  level: number;
+  node_index: TreeIndexColumn;
+  hash: Buffer;
+}
+
+/** Each signed checkpoint (C2SP signed note), and when it reached the checkpoint sink. */
+export interface AuditCheckpointsTable {
+  tree_size: TreeIndexColumn;
+  root: Buffer;
+  note: string;
+  signed_at: Timestamp;
+  published_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface AuditLogTables {
+  audit_leaves: AuditLeavesTable;
+  audit_tree: AuditTreeTable;
+  audit_checkpoints: AuditCheckpointsTable;
+}

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json';
+import { HASH_BYTES, leafHash } from '../merkle/tree-hashes';
+
+// What the tree commits to for one event (docs/audit-bundle.md, "The leaf"): a small, content-free envelope
+// over the event's stored bytes, so an auditor can fetch every leaf of the log without seeing other
+// policies' data, and personal data can be shredded without breaking the log.
+
+export const LEAF_VERSION = 1;
+
+/** The `prev` of a stream's first event. */
+export const GENESIS_PREV = new Uint8Array(HASH_BYTES);
+
+/** An event as stored: `data` and `metadata` are the exact texts the log hashed (RFC 8785 canonical JSON). */
+export interface StoredEvent {
+  readonly stream: string;
+  readonly revision: number;
+  readonly eventId: string;
+  readonly type: string;
+  readonly data: string;
+  readonly metadata: string;
+  /** The leaf hash of the stream's previous revision (GENESIS_PREV at revision 0). */
+  readonly prev: Uint8Array;
+}
+
+export interface LeafEnvelope {
+  readonly v: number;
+  readonly stream: string;
+  readonly rev: number;
+  readonly eventId: string;
+  readonly type: string;
+  readonly prev: string;
+  readonly dataHash: string;
+  readonly metaHash: string;
+}
+
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+
+/** SHA-256 of a stored text's UTF-8 bytes, base64. */
+export const storedTextHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('base64');
+
+export const leafEnvelopeOf = (event: StoredEvent): LeafEnvelope => ({
+  v: LEAF_VERSION,
+  stream: event.stream,
+  rev: event.revision,
+  eventId: event.eventId,
+  type: event.type,
+  prev: base64(event.prev),
+  dataHash: storedTextHash(event.data),
+  metaHash: storedTextHash(event.metadata),
+});
+
+/** The leaf input: the UTF-8 bytes of the envelope's canonical JSON. */
+export const leafInputOf = (envelope: LeafEnvelope): Uint8Array =>
+  new Uint8Array(Buffer.from(canonicalJson(envelope), 'utf8'));
+
+/** SHA-256(0x00 ‖ leaf input): the event's leaf in the tree, and the next revision's `prev`. */
+export const eventLeafHash = (event: StoredEvent): Uint8Array => leafHash(leafInputOf(leafEnvelopeOf(event)));

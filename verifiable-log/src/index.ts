@@ -1,0 +1,47 @@
+// The verifiable log: pure functions over bytes and node:crypto, nothing of the service, so the offline
+// verifier runs from an export bundle alone (docs/audit-bundle.md).
+
+// RFC 8785 canonical JSON
+export { type CanonicalValue, canonicalJson, NotCanonicalizableError } from './canonical-json';
+// The event leaf and the per-stream chain
+export {
+  eventLeafHash,
+  GENESIS_PREV,
+  LEAF_VERSION,
+  type LeafEnvelope,
+  leafEnvelopeOf,
+  leafInputOf,
+  type StoredEvent,
+  storedTextHash,
+} from './event-leaf/event-leaf';
+// The RFC 6962 tree: hashes, proofs and their verification
+export { MemoryTree } from './merkle/memory-tree';
+export { consistencyProofRanges, inclusionProofRanges, type LeafRange } from './merkle/proof-ranges';
+export { type Subtree, TreeFrontier } from './merkle/tree-frontier';
+export {
+  EMPTY_ROOT,
+  HASH_BYTES,
+  leafHash,
+  nodeHash,
+  rangeHash,
+  type SubtreeId,
+  subtreesOf,
+} from './merkle/tree-hashes';
+export { rootFromInclusionProof, verifyConsistency, verifyInclusion } from './merkle/verify-proofs';
+// Signed checkpoints (C2SP signed note, Ed25519)
+export {
+  type Checkpoint,
+  checkpointText,
+  openCheckpoint,
+  type SignedCheckpoint,
+  signCheckpoint,
+} from './signed-note/checkpoint';
+export {
+  generateSignerKey,
+  NoteKeyError,
+  type NoteSigner,
+  type NoteVerifier,
+  parseSignerKey,
+  parseVerifierKey,
+} from './signed-note/note-keys';
+export { NoteError, type OpenedNote, openNote, signNote } from './signed-note/signed-note';
