@@ -9,6 +9,12 @@ export {
 export { insuredFarmEvents } from './insured-farm';
 export { policyIssuedEvents } from './issued-policy';
 export {
+  BACKTEST_THEN,
+  EVENTS_DECIDED_THEN,
+  POLICY_ISSUED_BEFORE_PRODUCTS,
+  READINGS_OF_ITS_TERM,
+} from './policy-before-products';
+export {
   CHIRPS_CELL_A,
   CHIRPS_CELL_B,
   exposureReserved,
