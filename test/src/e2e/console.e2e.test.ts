@@ -9,7 +9,7 @@ import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase, describeNeeding, type TestDatabase } from '@cropcover/runtime/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { axeViolations, chromiumMissing, launchChromium } from '../support/chromium';
@@ -27,11 +27,11 @@ const owner: Caller = { sub: 'farmer-c', givenName: 'Amina', familyName: 'Otieno
 
 /** The first load of a page may weigh this much, gzipped (issue 21). */
 const FIRST_LOAD_LIMIT = 200 * 1024;
-/** `CONSOLE_SCREENSHOTS=update npm test` refreshes the README's picture; otherwise it goes to tmp. */
-const screenshotPath =
+/** `CONSOLE_SCREENSHOTS=update npm test` refreshes the README's pictures; otherwise they go to tmp. */
+const screenshotPath = (name: 'policy' | 'programme'): string =>
   process.env.CONSOLE_SCREENSHOTS === 'update'
-    ? join(repositoryRoot, 'docs/console/policy.png')
-    : join(tmpdir(), 'cropcover-console-policy.png');
+    ? join(repositoryRoot, `docs/console/${name}.png`)
+    : join(tmpdir(), `cropcover-console-${name}.png`);
 
 let database: TestDatabase;
 let service: RunningService;
@@ -40,6 +40,7 @@ let browser: Browser;
 let paid: { policyId: string; payoutDate: string; amount: number };
 let unpaidPolicyId: string;
 let phased: { policyId: string; payoutDate: string; amount: number };
+let fields: Record<'north' | 'south', { farm_id: string; field_id: string }>;
 
 const issue = async (field: { farm_id: string; field_id: string }, perils: string[]): Promise<string> => {
   const issued = await api.post('/insurance/policies', insurer, {
@@ -116,6 +117,7 @@ describeNeeding('the console', chromiumMissing, () => {
         })
       ).status,
     ).toBe(201);
+    fields = { north: ids, south };
     const phasedPolicyId = await issuePhasedPolicy(database.url, south);
     const policyId = await issue(ids, ['flood']);
     unpaidPolicyId = await issue(ids, ['flood', 'storm']);
@@ -227,8 +229,8 @@ describeNeeding('the console', chromiumMissing, () => {
     expect(await evaluation.getAttribute('data-value')).toBe('200');
     expect(await page.locator('[data-source]').getAttribute('data-source')).toBe('organization-fields:org-c');
 
-    await mkdir(dirname(screenshotPath), { recursive: true });
-    await page.screenshot({ path: screenshotPath, fullPage: true });
+    await mkdir(dirname(screenshotPath('policy')), { recursive: true });
+    await page.screenshot({ path: screenshotPath('policy'), fullPage: true });
     await page.close();
   });
 
@@ -358,5 +360,100 @@ describeNeeding('the console', chromiumMissing, () => {
     await page.locator('svg[data-chart]').first().waitFor();
     expect(requested.filter((url) => !url.startsWith(`${service.baseUrl}/`))).toEqual([]);
     await page.close();
+  });
+  describe('a programme', () => {
+    let programmeId: string;
+    const zoneOf = (field: { farm_id: string; field_id: string }) =>
+      `organization-fields:${insurer.org}/${field.farm_id}/${field.field_id}`;
+
+    // Issued after the policy list's tests: a programme of its own, its south zone the fuller (25,000 of
+    // 30,000) and its north zone a quarter full, and a quota share.
+    beforeAll(async () => {
+      const created = await api.post('/insurance/programmes', insurer, {
+        name: 'Long rains',
+        currency: 'KES',
+        capacity: {
+          zone_default: 100_000,
+          zones: [
+            {
+              source_id: `organization-fields:${insurer.org}`,
+              location: `${fields.south.farm_id}/south`,
+              capacity: 30_000,
+            },
+          ],
+        },
+      });
+      expect(created.status).toBe(201);
+      programmeId = created.body.programme_id;
+      for (const field of [fields.north, fields.south]) {
+        const issued = await api.post('/insurance/policies', insurer, {
+          ...field,
+          programme_id: programmeId,
+          perils: ['storm'],
+          sum_insured: 25_000,
+          currency: 'KES',
+          term_start: addDays(today(), 1),
+          term_end: addDays(today(), 60),
+        });
+        expect(issued.status).toBe(201);
+      }
+      const treaty = await api.post(`/insurance/programmes/${programmeId}/treaties`, insurer, {
+        type: 'quota_share',
+        cession_rate: 0.4,
+      });
+      expect(treaty.status).toBe(201);
+    });
+
+    it('opens from the list and shows the fullest zone first, coloured as full, with its treaty and net', async () => {
+      await openPage();
+      await signIn(insurer);
+      await page.getByRole('link', { name: 'Programmes' }).click();
+      await page.getByRole('link', { name: 'Long rains' }).click();
+      const grid = page.locator('[data-exposure]');
+      await grid.waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/console/programmes/${programmeId}`);
+      const zones = await grid
+        .locator('[data-zone]')
+        .evaluateAll((all) =>
+          all.map((zone) => [zone.getAttribute('data-zone'), zone.getAttribute('data-band'), zone.textContent]),
+        );
+      expect(zones.map(([zone]) => zone)).toEqual([zoneOf(fields.south), zoneOf(fields.north)]);
+      expect(zones.map(([, band]) => band)).toEqual(['high', 'low']);
+      expect(zones[0]![2]).toContain('83.3 %');
+      expect(await page.locator('[data-treaties] [data-treaty]').count()).toBe(1);
+      expect(await page.locator('[data-results] [data-line="net"]').count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await mkdir(dirname(screenshotPath('programme')), { recursive: true });
+      await page.screenshot({ path: screenshotPath('programme'), fullPage: true });
+      await page.close();
+    });
+
+    it('is keyboard-usable: tab to the programme from the list and open it', async () => {
+      await openPage();
+      await signIn(insurer, '/console/programmes');
+      await page.waitForSelector('[data-programmes]');
+      let focused = '';
+      for (let presses = 0; presses < 30 && focused !== 'Long rains'; presses += 1) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate<string>("document.activeElement?.textContent ?? ''");
+      }
+      expect(focused).toBe('Long rains');
+      await page.keyboard.press('Enter');
+      await page.locator('[data-exposure]').waitFor();
+      expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
+      await page.close();
+    });
+
+    it('shows another organization’s token none of it', async () => {
+      await openPage();
+      await signIn(otherInsurer, '/console/programmes');
+      await page.getByRole('heading', { name: 'Programmes' }).waitFor();
+      await expect.poll(() => page.locator('main').textContent()).not.toContain('Long rains');
+      await page.goto(`${service.baseUrl}/console/programmes/${programmeId}`);
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('Could not load the programme');
+      expect(await page.locator('[data-exposure]').count()).toBe(0);
+      expect(requested.some((url) => url.includes(`/insurance/programmes/${programmeId}`))).toBe(true);
+      await page.close();
+    });
   });
 });

@@ -117,7 +117,9 @@ const JobResult = ({ job }: { job: PortfolioBacktestJob }) => {
           ],
         }}
       />
-      <div class="table-scroll">
+      {/* biome-ignore lint/a11y/useSemanticElements: a wrapper of a table, named so its scroll takes the keyboard (axe scrollable-region-focusable) */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to scroll by keyboard */}
+      <div class="table-scroll" role="region" aria-label="As-if loss per season" tabIndex={0}>
         <table data-seasons>
           <caption>As-if loss per season, oldest first</caption>
           <thead>
