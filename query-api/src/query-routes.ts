@@ -1,4 +1,7 @@
 import { type Route, tagged } from '@cropcover/runtime';
+import { getLatestCheckpoint } from './audit/checkpoints/latest/get';
+import { getConsistencyProof } from './audit/proofs/consistency/get';
+import { getInclusionProof } from './audit/proofs/inclusion/get';
 import { listFields } from './farms/farm_id/fields/get';
 import { getFarm } from './farms/farm_id/get';
 import { getOwnFarmerProfile } from './farms/farmers/me/get';
@@ -30,4 +33,5 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
   ]),
   ...tagged('Index data', [listIndexSources, getIndexSource]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
+  ...tagged('Audit', [getLatestCheckpoint, getInclusionProof, getConsistencyProof]),
 ];
