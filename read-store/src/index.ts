@@ -11,6 +11,7 @@ export {
   type ProgressSource,
   type ProjectionProgress,
 } from './progress-channel';
+export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
 export { loadCheckpoint, loadRangeHashes, loadTreeSize, type StoredCheckpoint } from './queries/audit-tree';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
