@@ -1,3 +1,13 @@
+// Audit: the verifiable log's checkpoints and proofs
+export {
+  AuditCheckpoint,
+  BEYOND_TREE,
+  ConsistencyProof,
+  ConsistencyProofQuery,
+  InclusionProof,
+  InclusionProofQuery,
+  NO_CHECKPOINT,
+} from './audit/audit-log';
 // The contracts' public face: what the other packages use, by concept. A name another package needs is
 // added here, to its concept's group.
 

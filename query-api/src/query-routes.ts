@@ -1,4 +1,7 @@
 import { type Route, tagged } from '@cropcover/runtime';
+import { getLatestCheckpoint } from './audit/checkpoints/latest/get';
+import { getConsistencyProof } from './audit/proofs/consistency/get';
+import { getInclusionProof } from './audit/proofs/inclusion/get';
 import { listFarmAccess } from './farms/farm_id/access/get';
 import { listFields } from './farms/farm_id/fields/get';
 import { getFarm } from './farms/farm_id/get';
@@ -49,4 +52,5 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     getProgrammeResults,
     listCessions,
   ]),
+  ...tagged('Audit', [getLatestCheckpoint, getInclusionProof, getConsistencyProof]),
 ];

@@ -11,6 +11,8 @@ export {
   type ProgressSource,
   type ProjectionProgress,
 } from './progress-channel';
+export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
+export { loadCheckpoint, loadRangeHashes, loadTreeSize, type StoredCheckpoint } from './queries/audit-tree';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
 export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';

@@ -1,6 +1,16 @@
 // The verifiable log: pure functions over bytes and node:crypto, nothing of the service, so the offline
 // verifier runs from an export bundle alone (docs/audit-bundle.md).
 
+// The export bundle and its offline verification
+export {
+  type AuditBundle,
+  BUNDLE_FORMAT,
+  type BundleEvent,
+  type BundleFailure,
+  type BundleVerdict,
+  FAILURE_EXIT_CODES,
+  verifyAuditBundle,
+} from './bundle/audit-bundle';
 // RFC 8785 canonical JSON
 export { type CanonicalValue, canonicalJson, NotCanonicalizableError } from './canonical-json';
 // The event leaf and the per-stream chain

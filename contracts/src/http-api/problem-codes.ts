@@ -36,6 +36,10 @@ export const PROBLEM_STATUSES = {
   // Reads: read-your-writes
   invalid_consistency_token: 400,
 
+  // Audit: the verifiable log's checkpoints and proofs
+  no_checkpoint: 404,
+  beyond_tree: 422,
+
   // Farm registry
   farmer_profile_exists: 409,
   farmer_profile_not_found: 404,

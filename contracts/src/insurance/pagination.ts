@@ -3,7 +3,7 @@ import { z } from '../zod';
 // page and page_size arrive as query strings; anything but plain decimal digits for an integer in range
 // is a 400. A number coercion would also read `0x10`, `1e1`, ` 2` or `+3`, so the digits are checked first.
 // Nine digits at most keep the value an exact integer.
-const queryInteger = (message: string, { min, max = 999_999_999 }: { min: number; max?: number }) =>
+export const queryInteger = (message: string, { min, max = 999_999_999 }: { min: number; max?: number }) =>
   z
     .string({ message })
     .regex(/^\d{1,9}$/, { message })

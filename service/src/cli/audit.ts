@@ -1,9 +1,6 @@
-import { checkEvaluationDigests } from '@cropcover/application';
-import { policyStream } from '@cropcover/domain';
-import { createEventStore } from '@cropcover/eventstore';
-import { replayPolicyAudit } from '@cropcover/query-api';
-import type { ReadModels } from '@cropcover/read-store';
-import { createKysely, createLogger, createPool, loadConfigOrExit, resolveDatabaseUrl } from '@cropcover/runtime';
+import { parseArgs } from 'node:util';
+import { FAILURE_EXIT_CODES } from '@cropcover/verifiable-log';
+import { verifyAuditBundleFiles } from '../audit-bundle/verify-audit-bundle-files';
 
 // `npm run audit -- <policy_id>`: prints each event of the policy's stream —
 // revision, type, when and by whom — and the policy's state after it, replayed through the domain.
@@ -11,38 +8,119 @@ import { createKysely, createLogger, createPool, loadConfigOrExit, resolveDataba
 // the readings as they stood then (the revisions kept), and says whether each still matches.
 // The replay reads the log, not the read models. Without DATABASE_URL it uses the embedded PostgreSQL under
 // DATA_DIR (stop the all-in-one service first: one data directory serves one server).
+//
+// `npm run audit -- export <policy_id> [--out <file>]` writes the policy's audit bundle (docs/audit-bundle.md).
+// `npm run audit -- verify <bundle> --key <verifier key or file> [--checkpoints <dir>]` checks one offline:
+// it loads no configuration and opens no database (the service's modules are loaded only by the other
+// commands), and exits 0, 2 for bad usage, or the failure's own code (FAILURE_EXIT_CODES).
 
-const policyId = process.argv[2];
-if (!policyId) {
-  process.stderr.write('usage: audit-cli <policy_id>\n');
+const USAGE =
+  'usage: audit <policy_id> | audit export <policy_id> [--out <file>] | audit verify <bundle> --key <key> [--key …] [--checkpoints <dir>]\n';
+
+const usage = (): never => {
+  process.stderr.write(USAGE);
   process.exit(2);
-}
-const config = loadConfigOrExit();
-const logger = createLogger({ level: config.logLevel, name: 'policy-audit' });
-const database = await resolveDatabaseUrl(config, logger);
-const pool = createPool(database.url, logger, { max: 1, applicationName: 'cropcover-policy-audit' });
-const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
-try {
-  const events = await eventStore.readStream(policyStream(policyId));
-  if (events.length === 0) {
-    process.stderr.write(`no policy ${policyId} in the log\n`);
-    process.exitCode = 1;
-  }
-  for (const step of replayPolicyAudit(events)) {
-    process.stdout.write(`#${step.revision} ${step.type} at ${step.occurred_at} by ${step.actor}\n`);
-    process.stdout.write(`  state after: ${JSON.stringify(step.state)}\n`);
-  }
-  for (const check of await checkEvaluationDigests(createKysely<ReadModels>(pool), events)) {
-    const { source_id, location, readings_from, readings_to, readings_used } = check.provenance;
-    const verdict = check.matchesCurrent
-      ? 'matches the readings'
-      : `MISMATCH: the readings changed since; as they stood then they ${check.matchesAsEvaluated ? 'still' : 'do NOT'} reproduce it`;
+};
+
+const verify = async (args: string[]): Promise<void> => {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { key: { type: 'string', multiple: true }, checkpoints: { type: 'string' } },
+  });
+  const [bundlePath] = positionals;
+  if (!bundlePath || !values.key?.length) return usage();
+  const verdict = await verifyAuditBundleFiles({
+    bundlePath,
+    keys: values.key,
+    ...(values.checkpoints ? { checkpointsDir: values.checkpoints } : {}),
+  });
+  if (verdict.ok) {
     process.stdout.write(
-      `digest #${check.revision} ${check.peril} (${readings_used} readings of ${source_id} at ${location}, ${readings_from}..${readings_to}): ${verdict}\n`,
+      `OK: ${verdict.events} events, each in the tree of ${verdict.checkpoint.size} signed by ${verdict.checkpoint.origin}\n`,
     );
+    return;
   }
-} finally {
-  await eventStore.close();
-  await pool.end();
-  await database.stop();
-}
+  process.stdout.write(`${verdict.failure}: ${verdict.detail}\n`);
+  for (const note of verdict.evidence ?? []) process.stdout.write(`evidence:\n${note}`);
+  process.exitCode = FAILURE_EXIT_CODES[verdict.failure];
+};
+
+/** The commands that read the service's database. */
+type LogDeps =
+  Parameters<typeof import('@cropcover/read-store').exportAuditBundle> extends [infer Pool, infer Db, ...unknown[]]
+    ? { pool: Pool; db: Db; eventStore: import('@cropcover/eventstore').EventStore }
+    : never;
+
+const withLog = async (run: (deps: LogDeps) => Promise<void>): Promise<void> => {
+  const { createEventStore } = await import('@cropcover/eventstore');
+  const { createKysely, createLogger, createPool, loadConfigOrExit, resolveDatabaseUrl } = await import(
+    '@cropcover/runtime'
+  );
+  const config = loadConfigOrExit();
+  const logger = createLogger({ level: config.logLevel, name: 'policy-audit' });
+  const database = await resolveDatabaseUrl(config, logger);
+  const pool = createPool(database.url, logger, { max: 1, applicationName: 'cropcover-policy-audit' });
+  const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
+  try {
+    await run({ pool, db: createKysely(pool), eventStore });
+  } finally {
+    await eventStore.close();
+    await pool.end();
+    await database.stop();
+  }
+};
+
+const exportBundle = async (args: string[]): Promise<void> => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } });
+  const [policyId] = positionals;
+  if (!policyId) return usage();
+  const { policyStream } = await import('@cropcover/domain');
+  const { exportAuditBundle } = await import('@cropcover/read-store');
+  const { writeFile } = await import('node:fs/promises');
+  await withLog(async ({ pool, db }) => {
+    const exported = await exportAuditBundle(pool, db, policyStream(policyId));
+    if (!exported) {
+      process.stderr.write('no signed checkpoint yet: nothing can be proven\n');
+      process.exitCode = 1;
+      return;
+    }
+    const text = `${JSON.stringify(exported.bundle, null, 2)}\n`;
+    if (values.out) await writeFile(values.out, text);
+    else process.stdout.write(text);
+    if (exported.notYetCovered > 0)
+      process.stderr.write(`${exported.notYetCovered} newer events are not covered by a checkpoint yet: left out\n`);
+  });
+};
+
+const replay = async (policyId: string): Promise<void> => {
+  const { checkEvaluationDigests } = await import('@cropcover/application');
+  const { policyStream } = await import('@cropcover/domain');
+  const { replayPolicyAudit } = await import('@cropcover/query-api');
+  await withLog(async ({ db, eventStore }) => {
+    const events = await eventStore.readStream(policyStream(policyId));
+    if (events.length === 0) {
+      process.stderr.write(`no policy ${policyId} in the log\n`);
+      process.exitCode = 1;
+    }
+    for (const step of replayPolicyAudit(events)) {
+      process.stdout.write(`#${step.revision} ${step.type} at ${step.occurred_at} by ${step.actor}\n`);
+      process.stdout.write(`  state after: ${JSON.stringify(step.state)}\n`);
+    }
+    for (const check of await checkEvaluationDigests(db, events)) {
+      const { source_id, location, readings_from, readings_to, readings_used } = check.provenance;
+      const verdict = check.matchesCurrent
+        ? 'matches the readings'
+        : `MISMATCH: the readings changed since; as they stood then they ${check.matchesAsEvaluated ? 'still' : 'do NOT'} reproduce it`;
+      process.stdout.write(
+        `digest #${check.revision} ${check.peril} (${readings_used} readings of ${source_id} at ${location}, ${readings_from}..${readings_to}): ${verdict}\n`,
+      );
+    }
+  });
+};
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'verify') await verify(rest);
+else if (command === 'export') await exportBundle(rest);
+else if (command) await replay(command);
+else usage();

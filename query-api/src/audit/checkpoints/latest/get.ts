@@ -1,0 +1,17 @@
+import { AuditCheckpoint, NO_CHECKPOINT } from '@cropcover/contracts';
+import { loadCheckpoint } from '@cropcover/read-store';
+import { queryRoute } from '../../../query-route';
+import { AUDIT_READERS, base64 } from '../../audit-readers';
+
+/** The newest signed checkpoint of the log (a C2SP signed note). */
+export const getLatestCheckpoint = queryRoute('GET /audit/checkpoints/latest', {
+  summary: "The log's newest signed checkpoint",
+  roles: AUDIT_READERS,
+  success: { status: 200, schema: AuditCheckpoint, description: 'The checkpoint' },
+  problems: { 404: NO_CHECKPOINT },
+}).handle(async ({ deps, refuse }) => {
+  const checkpoint = await loadCheckpoint(deps.db);
+  if (!checkpoint) throw refuse('no_checkpoint', 'no checkpoint has been signed yet');
+  const origin = checkpoint.note.slice(0, checkpoint.note.indexOf('\n'));
+  return { origin, size: checkpoint.size, root: base64(checkpoint.root), note: checkpoint.note };
+});

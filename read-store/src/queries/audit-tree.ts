@@ -1,0 +1,54 @@
+import { type LeafRange, rangeHash, subtreesOf } from '@cropcover/verifiable-log';
+import { type Kysely, sql } from 'kysely';
+import type { ReadModels } from '../read-models';
+
+// Reads of the audit integrator's tree: any root or proof is a few complete subtrees (`subtreesOf`),
+// fetched in one query.
+
+/** Leaves the integrator has taken so far. */
+export const loadTreeSize = async (db: Kysely<ReadModels>): Promise<number> => {
+  const row = await db
+    .selectFrom('audit_leaves')
+    .select(sql<string | null>`max(leaf_index)`.as('last'))
+    .executeTakeFirst();
+  return row?.last == null ? 0 : Number(row.last) + 1;
+};
+
+/** The hash of each range (MTH of its leaves), in order. */
+export const loadRangeHashes = async (db: Kysely<ReadModels>, ranges: readonly LeafRange[]): Promise<Uint8Array[]> => {
+  const perRange = ranges.map(({ start, end }) => subtreesOf(start, end));
+  const ids = perRange.flat();
+  if (ids.length === 0) return ranges.map(() => rangeHash([]));
+  const rows = await db
+    .selectFrom('audit_tree')
+    .select(['level', 'node_index', 'hash'])
+    .where(
+      sql<boolean>`(level, node_index) in (select * from unnest(${ids.map((id) => id.level)}::smallint[], ${ids.map((id) => id.index)}::bigint[]))`,
+    )
+    .execute();
+  const byId = new Map(rows.map((row) => [`${row.level}/${row.node_index}`, new Uint8Array(row.hash)]));
+  return perRange.map((subtrees) =>
+    rangeHash(
+      subtrees.map(({ level, index }) => {
+        const hash = byId.get(`${level}/${index}`);
+        if (!hash) throw new Error(`the audit tree lacks its subtree ${level}/${index}`);
+        return hash;
+      }),
+    ),
+  );
+};
+
+export interface StoredCheckpoint {
+  readonly size: number;
+  readonly root: Uint8Array;
+  readonly note: string;
+}
+
+/** The newest signed checkpoint, or the one of `size`. */
+export const loadCheckpoint = async (db: Kysely<ReadModels>, size?: number): Promise<StoredCheckpoint | undefined> => {
+  let query = db.selectFrom('audit_checkpoints').select(['tree_size', 'root', 'note']);
+  query =
+    size === undefined ? query.orderBy('tree_size', 'desc').limit(1) : query.where('tree_size', '=', String(size));
+  const row = await query.executeTakeFirst();
+  return row && { size: Number(row.tree_size), root: new Uint8Array(row.root), note: row.note };
+};

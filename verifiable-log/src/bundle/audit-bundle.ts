@@ -1,0 +1,138 @@
+import { eventLeafHash, GENESIS_PREV } from '../event-leaf/event-leaf';
+import { verifyConsistency, verifyInclusion } from '../merkle/verify-proofs';
+import { openCheckpoint, type SignedCheckpoint } from '../signed-note/checkpoint';
+import type { NoteVerifier } from '../signed-note/note-keys';
+
+// The export bundle and its offline verification (docs/audit-bundle.md): one stream's events as stored,
+// each with its leaf index and inclusion proof against one signed checkpoint, and consistency proofs from
+// earlier checkpoints to it. Verifying needs this file, the log's public keys and, for truncation and
+// forks, checkpoints the auditor holds from elsewhere: nothing of the service.
+
+export const BUNDLE_FORMAT = 'cropcover.audit-bundle/v1';
+
+export interface BundleEvent {
+  readonly revision: number;
+  readonly event_id: string;
+  readonly type: string;
+  /** The stored RFC 8785 texts, exactly as hashed. */
+  readonly data: string;
+  readonly metadata: string;
+  /** base64: the previous revision's leaf hash, and this event's leaf hash as the log stored them. */
+  readonly prev: string;
+  readonly leaf_hash: string;
+  readonly leaf_index: number;
+  /** Inclusion proof in the checkpoint's tree, base64 hashes bottom up. */
+  readonly proof: readonly string[];
+}
+
+export interface AuditBundle {
+  readonly format: typeof BUNDLE_FORMAT;
+  readonly stream: string;
+  readonly events: readonly BundleEvent[];
+  /** The signed note every proof is against. */
+  readonly checkpoint: string;
+  /** From smaller sizes the log signed to the checkpoint's size. */
+  readonly consistency: readonly { readonly from_size: number; readonly hashes: readonly string[] }[];
+}
+
+/** What can be wrong, each with the verifier's exit code. */
+export const FAILURE_EXIT_CODES = {
+  DATA_MISMATCH: 3,
+  CHAIN_BREAK: 4,
+  GAP: 5,
+  TRUNCATED: 6,
+  ROOT_MISMATCH: 7,
+  FORK: 8,
+  BAD_SIGNATURE: 9,
+} as const;
+export type BundleFailure = keyof typeof FAILURE_EXIT_CODES;
+
+export type BundleVerdict =
+  | { readonly ok: true; readonly checkpoint: SignedCheckpoint; readonly events: number }
+  | {
+      readonly ok: false;
+      readonly failure: BundleFailure;
+      readonly detail: string;
+      readonly evidence?: readonly string[];
+    };
+
+const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
+const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+const fail = (failure: BundleFailure, detail: string, evidence?: readonly string[]): BundleVerdict => ({
+  ok: false,
+  failure,
+  detail,
+  ...(evidence ? { evidence } : {}),
+});
+
+const opened = (note: string, keys: readonly NoteVerifier[]): SignedCheckpoint | undefined => {
+  try {
+    return openCheckpoint(note, keys);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Checks, in order: signatures; revisions 0…n contiguous; each `prev` the previous leaf; each leaf
+ *  recomputed from the stored bytes; each inclusion proof against the signed root; then every held
+ *  checkpoint against the bundle's (TRUNCATED when a held one is larger, FORK when one is inconsistent). */
+export const verifyAuditBundle = (
+  bundle: AuditBundle,
+  keys: readonly NoteVerifier[],
+  heldCheckpoints: readonly string[] = [],
+): BundleVerdict => {
+  if (bundle.format !== BUNDLE_FORMAT) throw new Error(`not a ${BUNDLE_FORMAT} bundle`);
+  const checkpoint = opened(bundle.checkpoint, keys);
+  if (!checkpoint) return fail('BAD_SIGNATURE', "the bundle's checkpoint is not signed by a trusted key");
+  const held: SignedCheckpoint[] = [];
+  for (const note of heldCheckpoints) {
+    const checked = opened(note, keys);
+    if (!checked) return fail('BAD_SIGNATURE', 'a held checkpoint is not signed by a trusted key', [note]);
+    held.push(checked);
+  }
+
+  const where = (event: BundleEvent) => `${bundle.stream} revision ${event.revision}`;
+  let previousLeaf: Uint8Array = GENESIS_PREV;
+  for (const [position, event] of bundle.events.entries()) {
+    if (event.revision !== position)
+      return fail('GAP', `${bundle.stream}: revision ${position} is missing (found ${event.revision})`);
+    if (!same(bytes(event.prev), previousLeaf))
+      return fail('CHAIN_BREAK', `${where(event)}: prev is not the leaf of revision ${position - 1}`);
+    const recomputed = eventLeafHash({
+      stream: bundle.stream,
+      revision: event.revision,
+      eventId: event.event_id,
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata,
+      prev: bytes(event.prev),
+    });
+    if (!same(recomputed, bytes(event.leaf_hash)))
+      return fail('DATA_MISMATCH', `${where(event)}: its stored bytes do not hash to its leaf`);
+    if (!verifyInclusion(event.leaf_index, checkpoint.size, recomputed, event.proof.map(bytes), checkpoint.root))
+      return fail('ROOT_MISMATCH', `${where(event)}: its leaf is not in the signed tree of ${checkpoint.size}`);
+    previousLeaf = recomputed;
+  }
+
+  for (const anchor of held) {
+    if (anchor.size > checkpoint.size)
+      return fail(
+        'TRUNCATED',
+        `a held checkpoint has ${anchor.size} leaves; the bundle's log only ${checkpoint.size}`,
+        [anchor.note, checkpoint.note],
+      );
+    const proof = bundle.consistency.find((candidate) => candidate.from_size === anchor.size);
+    const consistent =
+      anchor.size === checkpoint.size
+        ? same(anchor.root, checkpoint.root)
+        : proof !== undefined &&
+          verifyConsistency(anchor.size, checkpoint.size, anchor.root, checkpoint.root, proof.hashes.map(bytes));
+    if (!consistent)
+      return fail(
+        'FORK',
+        `the held checkpoint of ${anchor.size} and the bundle's of ${checkpoint.size} are not one log`,
+        [anchor.note, checkpoint.note],
+      );
+  }
+  return { ok: true, checkpoint, events: bundle.events.length };
+};
