@@ -23,14 +23,20 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 
 const mebibytes = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
 
-/** A Content-Length over the limit is refused from the header alone (SPEC §5): body-parser would refuse
- *  it too, but only after draining the announced body, so a client announcing a gigabyte and sending
- *  nothing held the request until its timeout. `Connection: close` because the body is never read. */
+/** How far past its limit an announced body is still read (and discarded) before the 413: a client that
+ *  sends a little too much gets its answer after its upload, as HTTP clients expect, rather than a reset
+ *  connection mid-upload. */
+const OVERSIZE_DRAIN_BYTES = 8 * 1024 * 1024;
+
+/** A Content-Length far over the limit is refused from the header alone (SPEC §5): body-parser would
+ *  refuse it too, but only after draining the announced body, so a client announcing a gigabyte and
+ *  sending nothing held the request until its timeout. `Connection: close` because the body is never
+ *  read. Up to OVERSIZE_DRAIN_BYTES over, body-parser reads it and answers the same 413. */
 const refuseAnnouncedOversize =
   (limitOf: (path: string) => number): RequestHandler =>
   (req, _res, next) => {
     const limit = limitOf(req.path);
-    if (Number(req.headers['content-length'] ?? 0) > limit)
+    if (Number(req.headers['content-length'] ?? 0) > limit + OVERSIZE_DRAIN_BYTES)
       throw ProblemError.payloadTooLarge(`The request body is larger than ${mebibytes(limit)}.`, {
         Connection: 'close',
       });
@@ -43,7 +49,7 @@ const refuseDeepJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** 415 rule, then parsing up to 1 MiB; too large → 413 (at once when Content-Length says so), invalid
+/** 415 rule, then parsing up to 1 MiB; too large → 413 (at once when Content-Length is far over), invalid
  *  JSON → 400 via the problem handler, and nesting deeper than MAX_JSON_DEPTH → 400.
  *  `largerLimits` names the few bulk paths (exact path → limit in bytes) whose documented batch sizes
  *  need more. */

@@ -234,7 +234,12 @@ describe('GET /insurance/index-readings', () => {
     ['an invalid date', '?farm_id=a&field_id=b&from=2026-13-01', ['from']],
     ['to before from', '?farm_id=a&field_id=b&from=2026-02-01&to=2026-01-01', ['to']],
     ['an unknown parameter', '?farm_id=a&field_id=b&sort=date', ['sort']],
-    ['a source and a field at once', `?source_id=${SOME_SOURCE}&location=x&farm_id=a&field_id=b`, ['source_id']],
+    [
+      'a source and a field at once',
+      `?source_id=${SOME_SOURCE}&location=x&farm_id=a&field_id=b`,
+      // One error on each key given (issue 25): the two shapes cannot be mixed.
+      ['source_id', 'location', 'farm_id', 'field_id'],
+    ],
     ['a source without its location', `?source_id=${SOME_SOURCE}`, ['location']],
     [
       'a source id that is not a registered source id',

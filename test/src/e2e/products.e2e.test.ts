@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from '../support/example-sheets';
+import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP } from '../support/seed-shapes';
@@ -52,6 +53,8 @@ const fieldOf = async () => {
     location: { lat: 19.99, lon: 73.79 },
   });
   expect(field.status).toBe(201);
+  // Quote and issue need the farmer's insurance grant (SPEC §6): both insurers of this suite have one.
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!, otherInsurer.org!);
   return { farm_id: farm.body.farm_id as string, field_id: field.body.field_id as string };
 };
 
