@@ -47,11 +47,14 @@ const EVENTS_TABLE = `
 // the stream's previous revision, leaf_hash this event's. Events appended before the chain have none.
 // events_leaf_hash is the leaf of verifiable-log's event-leaf.ts written in SQL, keys in RFC 8785 order;
 // to_json of a text writes the same JSON string as JSON.stringify does.
+const AUDIT_CHAIN_COLUMNS = ['stored_data', 'stored_metadata', 'prev', 'leaf_hash'];
 const AUDIT_CHAIN = `
   alter table events add column if not exists stored_data text;
   alter table events add column if not exists stored_metadata text;
   alter table events add column if not exists prev bytea;
   alter table events add column if not exists leaf_hash bytea;
+`;
+const AUDIT_LEAF_FUNCTION = `
   create or replace function events_leaf_hash(
     stream_id text, revision int, event_id text, event_type text, prev bytea, stored_data text, stored_metadata text
   ) returns bytea language sql immutable parallel safe as $$
@@ -76,7 +79,15 @@ export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
     // `create … if not exists` is not atomic: two processes starting together could both try to create.
     await client.query(`select pg_advisory_xact_lock(hashtext('cropcover.eventstore.migrate'))`);
     await client.query(EVENTS_TABLE);
-    await client.query(AUDIT_CHAIN);
+    // `alter table` takes an exclusive lock on events even when the columns are there, and deadlocked
+    // with appends running while a process started (the projector crash test): only when one is missing.
+    const present = await client.query<{ count: number }>(
+      `select count(*)::int as count from information_schema.columns
+       where table_schema = current_schema() and table_name = 'events' and column_name = any($1)`,
+      [AUDIT_CHAIN_COLUMNS],
+    );
+    if (present.rows[0]!.count < AUDIT_CHAIN_COLUMNS.length) await client.query(AUDIT_CHAIN);
+    await client.query(AUDIT_LEAF_FUNCTION);
     await client.query('commit');
   } catch (error) {
     failed = true;
