@@ -1,7 +1,7 @@
 import { createKysely, createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { type Kysely, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { type Migration, Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadModels } from '../read-models';
 import { registryReadModels } from './0001-registry-read-models';
@@ -14,7 +14,7 @@ import { idempotencyKeyScope } from './0007-idempotency-key-scope';
 import { readingsBySource } from './0008-readings-by-source';
 import { indexSources } from './0009-index-sources';
 import { evaluationCoverage } from './0010-evaluation-coverage';
-import { migrateReadModels } from './migrate-read-models';
+import { migrateReadModels, readModelMigrations } from './migrate-read-models';
 
 const BEFORE_SOURCES = {
   '0001-registry-read-models': registryReadModels,
@@ -38,7 +38,7 @@ const BEFORE_FINALITY = {
 const migrateBeforeSources = (db: Kysely<ReadModels>): Promise<void> => migrateOnly(db, BEFORE_SOURCES);
 
 /** The given migrations only, in the same bookkeeping tables as migrateReadModels. */
-const migrateOnly = async (db: Kysely<ReadModels>, migrations: typeof BEFORE_SOURCES): Promise<void> => {
+const migrateOnly = async (db: Kysely<ReadModels>, migrations: Record<string, Migration>): Promise<void> => {
   const migrator = new Migrator({
     db,
     provider: {
@@ -107,6 +107,24 @@ describe('read-model migrations', () => {
       'webhook_targets',
       'webhooks',
     ]);
+  });
+
+  it('takes migrations numbered below ones it already ran, as issues land out of order', async () => {
+    // Stop 26 landed 0001–0017 and 0030–0033; 0018–0026 landed after it.
+    const landed = await createTestDatabase('projector_migrate_landed');
+    const landedDb = createKysely<ReadModels>(createPool(landed.url, createLogger({ level: 'silent' })));
+    try {
+      const stop26 = Object.fromEntries(
+        Object.entries(readModelMigrations).filter(([name]) => name < '0018' || name >= '0030'),
+      );
+      await migrateOnly(landedDb, stop26);
+      await migrateReadModels(landedDb);
+      const ran = await sql<{ name: string }>`select name from read_model_migrations order by name`.execute(landedDb);
+      expect(ran.rows.map((row) => row.name)).toEqual(Object.keys(readModelMigrations).sort());
+    } finally {
+      await landedDb.destroy();
+      await landed.drop();
+    }
   });
 
   it('stores positions beyond the bigint range without loss', async () => {
