@@ -29,7 +29,15 @@ const farmer = (): Caller => ({
 });
 
 const written = async () => ({
-  events: Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count),
+  events: Number(
+    (
+      await client.query<{ count: string }>(
+        // The programme book keeper writes programme and reinsurance streams on its own, moments after an
+        // issue, lapse, close or payout: what a request appended is the rest.
+        `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
+      )
+    ).rows[0]!.count,
+  ),
   grants: Number((await client.query<{ count: string }>('select count(*) from farm_organizations')).rows[0]!.count),
 });
 

@@ -76,8 +76,16 @@ const farmer = (): Caller => ({
   familyName: 'Otieno',
 });
 
+/** Events a request could have appended: the programme book keeper writes programme and reinsurance
+ *  streams on its own, moments after an issue, lapse or close, so those are left out. */
 const eventCount = async (): Promise<number> =>
-  Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);
+  Number(
+    (
+      await client.query<{ count: string }>(
+        `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
+      )
+    ).rows[0]!.count,
+  );
 
 /** Daily readings of one index from `start`, pushed as a data provider does. */
 /** A farmer's farm with one registered maize field. */

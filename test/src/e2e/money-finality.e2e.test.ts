@@ -75,7 +75,15 @@ const auditEvents = async (policyId: string): Promise<{ type: string; data: any 
 };
 
 const eventCount = async (): Promise<number> =>
-  Number((await client.query<{ count: string }>('select count(*) from events')).rows[0]!.count);
+  Number(
+    (
+      await client.query<{ count: string }>(
+        // The programme book keeper writes programme and reinsurance streams on its own, moments after an
+        // issue, lapse, close or payout: what a request appended is the rest.
+        `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
+      )
+    ).rows[0]!.count,
+  );
 
 const shiftDates = (value: unknown, from: string, to: string): unknown =>
   JSON.parse(
