@@ -1,11 +1,18 @@
 // Audit: the verifiable log's checkpoints and proofs
 export {
   AuditCheckpoint,
+  AuditKey,
+  AuditKeyList,
+  AuditLeaf,
+  AuditLeafRange,
+  AuditLeavesQuery,
   BEYOND_TREE,
+  CheckpointPathParams,
   ConsistencyProof,
   ConsistencyProofQuery,
   InclusionProof,
   InclusionProofQuery,
+  MAX_LEAVES_PER_REQUEST,
   NO_CHECKPOINT,
 } from './audit/audit-log';
 // The contracts' public face: what the other packages use, by concept. A name another package needs is

@@ -18,6 +18,7 @@ export {
   type LogLeaf,
   readLeavesInCommitOrder,
   readStoredEvents,
+  readStoredEventsAt,
   type StoredLogEvent,
 } from './postgres/audit-read';
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';

@@ -1,4 +1,4 @@
-import type { EventStore } from '@cropcover/eventstore';
+import type { EventStore, StoredLogEvent } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
@@ -11,6 +11,14 @@ export interface QueryApiDeps {
   /** Only the audit endpoint reads the log: the log is the audit record, and a copy of it in the read
    *  models would be a second truth that could disagree. */
   readonly eventStore: EventStore;
+  /** The log's stored bytes, which the audit tree hashed (SPEC §7 Audit); absent where the log has no
+   *  audit chain (KurrentDB for now), and proofs are then answered as not yet available. */
+  readonly storedLog?: StoredLogReader;
   /** "Today" of the live trigger status. */
   readonly clock: Clock;
+}
+
+export interface StoredLogReader {
+  readStoredEvents(stream: string): Promise<StoredLogEvent[]>;
+  readStoredEventsAt(places: readonly { stream: string; revision: number }[]): Promise<StoredLogEvent[]>;
 }

@@ -1,5 +1,8 @@
 import { type Route, tagged } from '@cropcover/runtime';
 import { getLatestCheckpoint } from './audit/checkpoints/latest/get';
+import { getCheckpointOfSize } from './audit/checkpoints/size/get';
+import { listAuditKeys } from './audit/keys/get';
+import { listAuditLeaves } from './audit/leaves/get';
 import { getConsistencyProof } from './audit/proofs/consistency/get';
 import { getInclusionProof } from './audit/proofs/inclusion/get';
 import { listFarmAccess } from './farms/farm_id/access/get';
@@ -52,5 +55,12 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     getProgrammeResults,
     listCessions,
   ]),
-  ...tagged('Audit', [getLatestCheckpoint, getInclusionProof, getConsistencyProof]),
+  ...tagged('Audit', [
+    listAuditKeys,
+    getLatestCheckpoint,
+    getCheckpointOfSize,
+    getInclusionProof,
+    getConsistencyProof,
+    listAuditLeaves,
+  ]),
 ];

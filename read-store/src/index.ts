@@ -12,7 +12,16 @@ export {
   type ProjectionProgress,
 } from './progress-channel';
 export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
-export { loadCheckpoint, loadRangeHashes, loadTreeSize, type StoredCheckpoint } from './queries/audit-tree';
+export { loadSigningKeys, type SigningKeyRecord } from './queries/audit-keys';
+export {
+  loadCheckpoint,
+  loadInclusionProofs,
+  loadLeafIndexes,
+  loadLeafPlaces,
+  loadRangeHashes,
+  loadTreeSize,
+  type StoredCheckpoint,
+} from './queries/audit-tree';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
 export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';

@@ -2,7 +2,7 @@ import { pricedQuotes, readingHistoryCache } from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
-import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
+import { createEventStore, migrateEventStore, readStoredEvents, readStoredEventsAt } from '@cropcover/eventstore';
 import {
   directoryCheckpointSink,
   readModelProjections,
@@ -165,6 +165,14 @@ export const startService = async (
           readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
           eventStore,
           clock: systemClock,
+          ...(config.eventStoreUrl
+            ? {}
+            : {
+                storedLog: {
+                  readStoredEvents: (stream) => readStoredEvents(pool, stream),
+                  readStoredEventsAt: (places) => readStoredEventsAt(pool, places),
+                },
+              }),
         }),
       );
     if (runs('command-api')) {

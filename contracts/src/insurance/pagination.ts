@@ -13,3 +13,10 @@ export const queryInteger = (message: string, { min, max = 999_999_999 }: { min:
 export const PageNumber = queryInteger('must be an integer of at least 1', { min: 1 }).default(1);
 
 export const PageSize = queryInteger('must be an integer from 1 to 100', { min: 1, max: 100 }).default(20);
+
+/** A `true`/`false` query flag, false when absent; anything else is a 400. */
+export const queryFlag = () =>
+  z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true');

@@ -1,6 +1,7 @@
 import { DateTime, TrimmedText } from '../common';
 import { CurrencyCode } from '../currency';
 import { CalendarDate } from '../insurance/calendar-date';
+import { queryFlag } from '../insurance/pagination';
 import { z } from '../zod';
 import { AccessPurpose } from './farm-access';
 import { FarmSize, FarmType, IrrigationType, SoilType, TenureType, WaterSource } from './farm-attributes';
@@ -92,10 +93,7 @@ export type Farm = z.infer<typeof Farm>;
 
 export const FarmPathParams = z.strictObject({ farm_id: z.string().min(1).max(100) });
 export const FarmReadQuery = z.strictObject({
-  include_inactive: z
-    .enum(['true', 'false'], { message: 'must be true or false' })
-    .optional()
-    .transform((value) => value === 'true'),
+  include_inactive: queryFlag(),
 });
 
 export const FarmerLookupResult = FarmerProfile.extend({

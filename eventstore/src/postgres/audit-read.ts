@@ -56,6 +56,18 @@ const READ_STORED: pg.QueryConfig = {
     from events where stream_id = $1 and stream_revision >= $2 order by stream_revision limit $3`,
 };
 
+const storedEventOf = (row: StoredRow): StoredLogEvent => ({
+  stream: row.stream_id,
+  revision: row.stream_revision,
+  eventId: row.event_id,
+  type: row.event_type,
+  data: row.stored_data,
+  metadata: row.stored_metadata,
+  prev: new Uint8Array(row.prev),
+  leafHash: new Uint8Array(row.leaf_hash),
+  position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+});
+
 export const readStoredEvents = async (
   pool: pg.Pool,
   streamId: string,
@@ -63,17 +75,29 @@ export const readStoredEvents = async (
   limit?: number,
 ): Promise<StoredLogEvent[]> => {
   const { rows } = await pool.query<StoredRow>({ ...READ_STORED, values: [streamId, fromRevision, limit ?? null] });
-  return rows.map((row) => ({
-    stream: row.stream_id,
-    revision: row.stream_revision,
-    eventId: row.event_id,
-    type: row.event_type,
-    data: row.stored_data,
-    metadata: row.stored_metadata,
-    prev: new Uint8Array(row.prev),
-    leafHash: new Uint8Array(row.leaf_hash),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-  }));
+  return rows.map(storedEventOf);
+};
+
+const READ_STORED_AT: pg.QueryConfig = {
+  name: 'cropcover.eventstore.read-stored-at',
+  text: `select stream_id, stream_revision, event_id::text, event_type, ${LEGACY.data} as stored_data,
+      ${LEGACY.metadata} as stored_metadata, ${LEGACY.prev} as prev, ${LEAF} as leaf_hash, transaction_id, global_position
+    from events where (stream_id, stream_revision) in (select * from unnest($1::text[], $2::int[]))`,
+};
+
+/** The stored events at these (stream, revision) places, in the order asked; a place the log does not
+ *  hold is missing from the answer. */
+export const readStoredEventsAt = async (
+  pool: pg.Pool,
+  places: readonly { readonly stream: string; readonly revision: number }[],
+): Promise<StoredLogEvent[]> => {
+  if (places.length === 0) return [];
+  const { rows } = await pool.query<StoredRow>({
+    ...READ_STORED_AT,
+    values: [places.map((place) => place.stream), places.map((place) => place.revision)],
+  });
+  const byPlace = new Map(rows.map((row) => [`${row.stream_revision}:${row.stream_id}`, storedEventOf(row)]));
+  return places.flatMap((place) => byPlace.get(`${place.revision}:${place.stream}`) ?? []);
 };
 
 // Under the same horizon as readAll: a late commit with a lower position is waited for, never passed.

@@ -96,6 +96,17 @@ const lastCheckpoint = async (client: pg.PoolClient): Promise<{ size: number; si
   return rows[0] && { size: Number(rows[0].tree_size), signedAt: rows[0].signed_at };
 };
 
+/** Records the key that signs from now on, and closes the validity of any key it replaced (rotation). */
+const publishSigningKey = async (client: pg.PoolClient, signer: NoteSigner, now: Date) => {
+  const { vkey } = signer.verifier;
+  await client.query(
+    `insert into audit_signing_keys (vkey, name, key_id, valid_from) values ($1, $2, $3, $4)
+     on conflict (vkey) do nothing`,
+    [vkey, signer.name, vkey.split('+')[1], now],
+  );
+  await client.query('update audit_signing_keys set valid_to = $2 where vkey <> $1 and valid_to is null', [vkey, now]);
+};
+
 export const createAuditIntegrator = (options: AuditIntegratorOptions): AuditIntegrator => {
   const { pool, signer, origin, sink, clock } = options;
   const everyMs = options.checkpointEveryMs ?? 2_000;
@@ -126,6 +137,7 @@ export const createAuditIntegrator = (options: AuditIntegratorOptions): AuditInt
           checkpoint.note,
           now,
         ]);
+        await publishSigningKey(client, signer, now);
       }
       await client.query('commit');
       return leaves.length;

@@ -75,6 +75,7 @@ describe('read-model migrations', () => {
     expect(rows.map((row) => row.table_name)).toEqual([
       'audit_checkpoints',
       'audit_leaves',
+      'audit_signing_keys',
       'audit_tree',
       'farm_fields',
       'farm_organizations',

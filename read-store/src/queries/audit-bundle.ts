@@ -1,14 +1,9 @@
 import { readStoredEvents } from '@cropcover/eventstore';
-import {
-  type AuditBundle,
-  BUNDLE_FORMAT,
-  consistencyProofRanges,
-  inclusionProofRanges,
-} from '@cropcover/verifiable-log';
+import { type AuditBundle, BUNDLE_FORMAT, consistencyProofRanges } from '@cropcover/verifiable-log';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { ReadModels } from '../read-models';
-import { loadCheckpoint, loadRangeHashes } from './audit-tree';
+import { loadCheckpoint, loadInclusionProofs, loadLeafIndexes, loadRangeHashes } from './audit-tree';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
@@ -28,30 +23,21 @@ export const exportAuditBundle = async (
   const checkpoint = await loadCheckpoint(db);
   if (!checkpoint) return undefined;
   const events = await readStoredEvents(pool, stream);
-  const leaves = await db
-    .selectFrom('audit_leaves')
-    .select(['leaf_index', 'stream_revision'])
-    .where('stream_id', '=', stream)
-    .execute();
-  const leafIndexOf = new Map(leaves.map((leaf) => [leaf.stream_revision, Number(leaf.leaf_index)]));
+  const leafIndexOf = await loadLeafIndexes(db, stream);
   const covered = events.filter((event) => (leafIndexOf.get(event.revision) ?? Infinity) < checkpoint.size);
-  const bundleEvents = await Promise.all(
-    covered.map(async (event) => {
-      const leafIndex = leafIndexOf.get(event.revision)!;
-      const proof = await loadRangeHashes(db, inclusionProofRanges(leafIndex, checkpoint.size));
-      return {
-        revision: event.revision,
-        event_id: event.eventId,
-        type: event.type,
-        data: event.data,
-        metadata: event.metadata,
-        prev: base64(event.prev),
-        leaf_hash: base64(event.leafHash),
-        leaf_index: leafIndex,
-        proof: proof.map(base64),
-      };
-    }),
-  );
+  const leafIndexes = covered.map((event) => leafIndexOf.get(event.revision)!);
+  const proofs = await loadInclusionProofs(db, leafIndexes, checkpoint.size);
+  const bundleEvents = covered.map((event, i) => ({
+    revision: event.revision,
+    event_id: event.eventId,
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata,
+    prev: base64(event.prev),
+    leaf_hash: base64(event.leafHash),
+    leaf_index: leafIndexes[i]!,
+    proof: proofs[i]!.map(base64),
+  }));
   const earlier = await db
     .selectFrom('audit_checkpoints')
     .select('tree_size')

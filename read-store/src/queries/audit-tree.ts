@@ -1,4 +1,4 @@
-import { type LeafRange, rangeHash, subtreesOf } from '@cropcover/verifiable-log';
+import { inclusionProofRanges, type LeafRange, rangeHash, subtreesOf } from '@cropcover/verifiable-log';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
 
@@ -36,6 +36,51 @@ export const loadRangeHashes = async (db: Kysely<ReadModels>, ranges: readonly L
       }),
     ),
   );
+};
+
+/** Each integrated revision of a stream, with its leaf index. */
+export const loadLeafIndexes = async (db: Kysely<ReadModels>, stream: string): Promise<Map<number, number>> => {
+  const rows = await db
+    .selectFrom('audit_leaves')
+    .select(['leaf_index', 'stream_revision'])
+    .where('stream_id', '=', stream)
+    .execute();
+  return new Map(rows.map((row) => [row.stream_revision, Number(row.leaf_index)]));
+};
+
+/** Which event each leaf of [from, from + count) is, in leaf order (fewer past the tree's end). */
+export const loadLeafPlaces = async (
+  db: Kysely<ReadModels>,
+  from: number,
+  count: number,
+): Promise<{ readonly leafIndex: number; readonly stream: string; readonly revision: number }[]> => {
+  const rows = await db
+    .selectFrom('audit_leaves')
+    .select(['leaf_index', 'stream_id', 'stream_revision'])
+    .where('leaf_index', '>=', String(from))
+    .where('leaf_index', '<', String(from + count))
+    .orderBy('leaf_index')
+    .execute();
+  return rows.map((row) => ({
+    leafIndex: Number(row.leaf_index),
+    stream: row.stream_id,
+    revision: row.stream_revision,
+  }));
+};
+
+/** Inclusion proofs of several leaves in one tree size, fetched in one query. */
+export const loadInclusionProofs = async (
+  db: Kysely<ReadModels>,
+  leafIndexes: readonly number[],
+  size: number,
+): Promise<Uint8Array[][]> => {
+  const perLeaf = leafIndexes.map((index) => inclusionProofRanges(index, size));
+  const hashes = await loadRangeHashes(db, perLeaf.flat());
+  let next = 0;
+  return perLeaf.map((ranges) => {
+    next += ranges.length;
+    return hashes.slice(next - ranges.length, next);
+  });
 };
 
 export interface StoredCheckpoint {

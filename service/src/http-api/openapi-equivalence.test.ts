@@ -106,6 +106,12 @@ describe('the OpenAPI document built from the route declarations', () => {
         // purpose it was granted for and its expiry, and a farm is read by a live grant.
         'components.schemas.FarmLinkedOrganization differs',
         'get /farms/{farm_id}: summary differs',
+        // The audit trail that proves itself (issue 20): `?proofs=true` adds each event's stored bytes, leaf and
+        // inclusion proof, and the checkpoint they are against.
+        'get /insurance/policies/{policy_id}/events: parameter query proofs added',
+        'get /insurance/policies/{policy_id}/events: description differs',
+        'components.schemas.AuditEvent differs',
+        'components.schemas.PolicyEventPage differs',
         // Term sheets (issue 24): the perils, reading indexes and skip reason they add (the seed's stay), a
         // cover's index named by its sheet (any snake_case name), the product a quote prices and a policy
         // was issued on (and the product quote and issue name), and a cover's phases beside its figures in evaluations, history and webhooks.

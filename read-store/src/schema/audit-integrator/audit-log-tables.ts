@@ -33,8 +33,20 @@ export interface AuditCheckpointsTable {
   published_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** Each key the integrator signed checkpoints with: from its first checkpoint until another key took over. */
+export interface AuditSigningKeysTable {
+  /** C2SP verifier key text. */
+  vkey: string;
+  name: string;
+  /** 8 hex digits. */
+  key_id: string;
+  valid_from: Timestamp;
+  valid_to: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 export interface AuditLogTables {
   audit_leaves: AuditLeavesTable;
   audit_tree: AuditTreeTable;
   audit_checkpoints: AuditCheckpointsTable;
+  audit_signing_keys: AuditSigningKeysTable;
 }

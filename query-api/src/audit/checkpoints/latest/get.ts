@@ -1,7 +1,7 @@
 import { AuditCheckpoint, NO_CHECKPOINT } from '@cropcover/contracts';
 import { loadCheckpoint } from '@cropcover/read-store';
 import { queryRoute } from '../../../query-route';
-import { AUDIT_READERS, base64 } from '../../audit-readers';
+import { AUDIT_READERS, checkpointOnTheWire } from '../../audit-readers';
 
 /** The newest signed checkpoint of the log (a C2SP signed note). */
 export const getLatestCheckpoint = queryRoute('GET /audit/checkpoints/latest', {
@@ -12,6 +12,5 @@ export const getLatestCheckpoint = queryRoute('GET /audit/checkpoints/latest', {
 }).handle(async ({ deps, refuse }) => {
   const checkpoint = await loadCheckpoint(deps.db);
   if (!checkpoint) throw refuse('no_checkpoint', 'no checkpoint has been signed yet');
-  const origin = checkpoint.note.slice(0, checkpoint.note.indexOf('\n'));
-  return { origin, size: checkpoint.size, root: base64(checkpoint.root), note: checkpoint.note };
+  return checkpointOnTheWire(checkpoint);
 });
