@@ -5,6 +5,9 @@ import { z } from './zod';
  *  the Node version (it refused CLF and UYW and accepted the withdrawn HRK and SLL). */
 export const isIsoCurrency = (code: string): boolean => Object.hasOwn(ISO_4217_MINOR_UNITS, code);
 
+/** Every active ISO 4217 code of the table. */
+export const ACTIVE_CURRENCIES: readonly string[] = Object.keys(ISO_4217_MINOR_UNITS);
+
 // Before the table, validation used ICU and every code but a few listed exceptions had 2 decimals, so a
 // record written then in a code since withdrawn (HRK, SLL, ZWL, CUC, ANG) was written with 2: it still
 // reads that way. New amounts are only ever accepted in an active code (`isIsoCurrency`).

@@ -20,7 +20,7 @@ export {
 
 // Shapes every part of the API shares, and currencies
 export { NoBody } from './common';
-export { isIsoCurrency, minorUnitExponent } from './currency';
+export { ACTIVE_CURRENCIES, isIsoCurrency, minorUnitExponent } from './currency';
 // The HTTP API: problem codes and route declarations
 export {
   type DeclaredCodeOf,

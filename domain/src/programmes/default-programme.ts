@@ -1,4 +1,4 @@
-import type { ProgrammeEvent } from '@cropcover/contracts';
+import { ACTIVE_CURRENCIES, type ProgrammeEvent } from '@cropcover/contracts';
 import { v5 as uuidv5 } from 'uuid';
 
 // Every organization and currency has a `default` programme without limits (SPEC §7), which issues naming
@@ -11,6 +11,11 @@ export const DEFAULT_PROGRAMME_NAME = 'default';
 
 export const defaultProgrammeId = (organizationId: string, currency: string): string =>
   uuidv5(JSON.stringify([organizationId, currency]), DEFAULT_PROGRAMME_NAMESPACE);
+
+/** The currency `programmeId` is the organization's default programme of, if it is one: the id is derived
+ *  one way, so each active code is tried (a PATCH of a programme not yet written, nothing more often). */
+export const defaultProgrammeCurrency = (organizationId: string, programmeId: string): string | undefined =>
+  ACTIVE_CURRENCIES.find((currency) => defaultProgrammeId(organizationId, currency) === programmeId);
 
 /** The creation of an organization's default programme for a currency. */
 export const defaultProgrammeCreated = (organizationId: string, currency: string, now: Date): ProgrammeEvent => ({

@@ -234,6 +234,24 @@ describe('the default programme', () => {
     expect(defaultProgrammeId('org-1', 'USD')).not.toBe(programmeId);
     expect(defaultProgrammeId('org-2', 'KES')).not.toBe(programmeId);
   });
+
+  it('takes limits before anything is written to it, creating it; no other id, nor another organization', () => {
+    const programmeId = defaultProgrammeId('org-1', 'RWF');
+    const request = { capacity: { zone_default: 5_000_000 } };
+    expect(updateProgramme({ actor: insurer, programmeId, request, now }, initialProgramme)).toMatchObject([
+      { type: 'ProgrammeCreated', data: { programme_id: programmeId, currency: 'RWF', is_default: true } },
+      { type: 'ProgrammeUpdated', data: { programme_id: programmeId, capacity: { zone_default_minor: 5_000_000 } } },
+    ]);
+    const patching = deciderSpec(initialProgramme, evolveProgramme, updateProgramme);
+    patching
+      .given([])
+      .when({ actor: otherInsurer, programmeId, request, now })
+      .thenRefuses('not_found', 'programme_not_found');
+    patching
+      .given([])
+      .when({ actor: insurer, programmeId: 'prog-unknown', request, now })
+      .thenRefuses('not_found', 'programme_not_found');
+  });
 });
 
 describe('exposure counted once per zone (acceptance test 3)', () => {

@@ -6,11 +6,15 @@ import { zoneOfKey } from './accumulation-zone';
 import { type CapacityBreach, limitName, limitPlace } from './binding-check';
 import { programmePatchMinor } from './capacity-amounts';
 import { type CapacityLimits, patchedLimits, zoneCapacity, zonePerilCapacity } from './capacity-rules';
-import type { Commitments, Programme } from './programme';
+import { defaultProgrammeCreated, defaultProgrammeCurrency } from './default-programme';
+import { type Commitments, evolveProgramme, type OpenProgramme, type Programme } from './programme';
 import { visibleOpenProgramme } from './programme-access';
 
 export interface UpdateProgramme {
   readonly actor: Actor;
+  /** The programme the request names: when it is the actor's organization's default for a currency and
+   *  nothing has been written to it yet, the change creates it. */
+  readonly programmeId?: string;
   readonly request: ProgrammeUpdateRequest;
   readonly now: Date;
 }
@@ -60,11 +64,29 @@ const belowCommittedEntry = (lowered: Lowered, currency: string): CapacityBelowC
   };
 };
 
+/** The programme changed: the one written, or the organization's default programme of a currency, which
+ *  exists (without limits) before anything is written to it (SPEC §7) and is created by its first change. */
+const programmeToUpdate = (
+  command: UpdateProgramme,
+  state: Programme,
+): { programme: OpenProgramme; created: ProgrammeEvent[] } => {
+  const { organizationId } = command.actor;
+  const currency =
+    state.status === 'not_created' && command.programmeId !== undefined && organizationId !== null
+      ? defaultProgrammeCurrency(organizationId, command.programmeId)
+      : undefined;
+  if (currency === undefined || organizationId === null) {
+    return { programme: visibleOpenProgramme(state, command.actor), created: [] };
+  }
+  const created = defaultProgrammeCreated(organizationId, currency, command.now);
+  return { programme: visibleOpenProgramme(evolveProgramme(state, created), command.actor), created: [created] };
+};
+
 /** PATCH: sets or removes limits. A limit may not be set below what is already committed under it — the
  *  policies are written (Ensuro: the exposure limit cannot go below the active exposure) — 422
  *  `capacity_below_committed`, one entry per such limit; lowering to exactly what is committed is allowed. */
 export const updateProgramme = (command: UpdateProgramme, state: Programme): ProgrammeEvent[] => {
-  const programme = visibleOpenProgramme(state, command.actor);
+  const { programme, created } = programmeToUpdate(command, state);
   const patch = programmePatchMinor(programme.programmeId, command.request, programme.currency, command.now);
   const lowered = limitsBelowCommitted(patchedLimits(programme.limits, patch), programme.committed);
   if (lowered.length > 0) {
@@ -75,5 +97,5 @@ export const updateProgramme = (command: UpdateProgramme, state: Programme): Pro
       lowered.map((limit) => belowCommittedEntry(limit, programme.currency)),
     );
   }
-  return [{ type: 'ProgrammeUpdated', data: patch }];
+  return [...created, { type: 'ProgrammeUpdated', data: patch }];
 };

@@ -46,6 +46,13 @@ const MOVES_THE_BOOK = isOneOf(
   ]),
 );
 
+/** An evaluation that finds something due may find a cover due again what it was paid after an
+ *  overpayment: its loss is back at what was paid, and stop-loss and cat XL recoveries are recomputed
+ *  (SPEC §7). One that finds nothing due cannot (nothing is due of a cover paid more than 0), so the
+ *  monitor's daily evaluations of quiet policies are passed over without reading their streams. */
+const MAY_BE_DUE_AGAIN = (recorded: RecordedEvent): boolean =>
+  recorded.type === 'TriggerEvaluated' && ((recorded.data as { amount_due_minor?: number }).amount_due_minor ?? 0) > 0;
+
 const RELEASES: Partial<Record<PolicyEvent['type'], ExposureReleaseReason>> = {
   PolicyLapsed: 'lapsed',
   PolicyClosed: 'closed',
@@ -54,8 +61,8 @@ const RELEASES: Partial<Record<PolicyEvent['type'], ExposureReleaseReason>> = {
 
 /**
  * Follows the log and keeps each programme's book with its policies (SPEC §7): a lapse or close releases
- * the policy's exposure on `programme-<id>`; an issue, lapse, payout or overpayment records its premium
- * or loss movement, and every treaty's cession, on `reinsurance-<id>`. Each command is idempotent (a
+ * the policy's exposure on `programme-<id>`; an issue, lapse, payout, overpayment or evaluation finding a
+ * cover due again what it was paid records its premium or loss movement, and every treaty's cession, on `reinsurance-<id>`. Each command is idempotent (a
  * release of what is not reserved, a movement already recorded or older than the one recorded: nothing),
  * so a batch run again after a crash records nothing twice. The last state of each stream it wrote is
  * kept, so a command reads only the events after it.
@@ -133,7 +140,8 @@ export const programmeBookKeeper = (eventStore: EventStore, clock: Clock): Proje
     tables: [],
     apply: async (_trx, events) => {
       for (const recorded of events) {
-        if (policyStream.idOf(recorded.streamId) !== undefined && MOVES_THE_BOOK(recorded)) await keep(recorded);
+        if (policyStream.idOf(recorded.streamId) === undefined) continue;
+        if (MOVES_THE_BOOK(recorded) || MAY_BE_DUE_AGAIN(recorded)) await keep(recorded);
       }
     },
   };
