@@ -171,6 +171,7 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
 // Programmes: capacity per zone, exposure and the as-if history of the book
 export {
+  BacktestInputs,
   BacktestJobPathParams,
   CapacityBelowCommittedEntry,
   CapacityExceededEntry,
@@ -198,6 +199,7 @@ export {
   ProgrammeUpdateRequest,
   programmeUpdateAmounts,
   ReturnPeriodLoss,
+  UNKNOWN_BACKTEST,
   UNKNOWN_PROGRAMME,
 } from './programmes';
 // Farm registry: farmers, farms and fields — requests, responses, events

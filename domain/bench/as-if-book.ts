@@ -52,6 +52,7 @@ const policies = function* (): Generator<AsIfPolicy<SheetCoverTerms>> {
       covers: perils.map((peril) => ({
         peril,
         zone,
+        index: 'rainfall_mm',
         terms: { cover: productCover(DEFAULT_SHEET, peril), amounts: DEFAULT_SHEET.amounts },
         signature: `default#${peril}`,
       })),
@@ -83,16 +84,20 @@ const asIf = new AsIfBook(made, SEASONS, evaluateSeasonCover);
 const grouped = performance.now();
 let readings = 0;
 let evaluating = 0;
-for (const { zone, from, to } of asIf.zonesToRead()) {
+for (const { zone, index, from, to } of asIf.zonesToRead()) {
   const zoneReadings = rainfall(from, to);
   readings += zoneReadings.length;
   const before = performance.now();
-  asIf.readZone(zone, zoneReadings);
+  asIf.readZone(zone, index, zoneReadings);
   evaluating += performance.now() - before;
   sample();
 }
 const evaluated = performance.now();
-const result = portfolioBacktestResult(asIf.outcome(), { treaties: [], grossPremiumMinor: 0 }, 'USD');
+const result = portfolioBacktestResult(asIf.outcome(), { treaties: [], grossPremiumMinor: 0 }, 'USD', {
+  programme_revision: null,
+  readings,
+  digest: 'not taken',
+});
 const done = performance.now();
 const cpu = process.cpuUsage(cpuAtStart);
 sample();

@@ -95,6 +95,7 @@ export const PROBLEM_STATUSES = {
   // Programmes: capacity and exposure
   programme_exists: 409,
   programme_not_found: 404,
+  backtest_not_found: 404,
   currency_mismatch: 422,
   capacity_exceeded: 422,
   capacity_below_committed: 422,

@@ -1,5 +1,6 @@
 import { DateTime } from '../common';
 import { CalendarDate } from '../insurance/calendar-date';
+import { Peril } from '../insurance/peril';
 import { z } from '../zod';
 
 // The as-if portfolio backtest (SPEC §7 "Portfolio backtest"): the book in force, its frozen sheets
@@ -14,6 +15,14 @@ export const PortfolioBacktestRequest = z
     seasons: z.number().int().min(1).max(MAX_BACKTEST_SEASONS).default(DEFAULT_BACKTEST_SEASONS),
     /** The book in force on this date (default today); its seasons are shifted back from there. */
     as_of: CalendarDate.optional(),
+    /** Only these perils' covers (default every peril); a policy with none of them is left out. */
+    perils: z
+      .array(Peril)
+      .min(1)
+      .refine((perils) => new Set(perils).size === perils.length, 'duplicate peril')
+      .optional(),
+    /** Net of the programme's treaties of the period holding `as_of` (default true); false: net = gross. */
+    apply_treaties: z.boolean().default(true),
   })
   .openapi('PortfolioBacktestRequest');
 export type PortfolioBacktestRequest = z.infer<typeof PortfolioBacktestRequest>;
@@ -71,9 +80,25 @@ export const BacktestZone = z
     paying_seasons: z.number().int(),
     /** The season the zone lost most in (the more recent on a tie); null when it never lost. */
     worst_season: z.object({ years_back: z.number().int(), loss: z.number() }).nullable(),
+    /** The seasons (years back, most recent first) in which the zone's covers paid. */
+    triggered_seasons: z.array(z.number().int().positive()),
   })
   .openapi('BacktestZone');
 export type BacktestZone = z.infer<typeof BacktestZone>;
+
+/** What the result was computed from, so a reader can tell two results of the same inputs: the
+ *  programme's stream up to its revision as of `as_of` (the book in force), and exactly the readings read. */
+export const BacktestInputs = z
+  .object({
+    /** Revision of the last event of `programme-<id>` taken (the book in force on `as_of`); null before any. */
+    programme_revision: z.number().int().nullable(),
+    readings: z.number().int(),
+    /** sha256 over the programme revision, the book (policy, sum insured, zones read) and each zone's
+     *  readings (source, location, date, value, revision) in order. */
+    digest: z.string(),
+  })
+  .openapi('BacktestInputs');
+export type BacktestInputs = z.infer<typeof BacktestInputs>;
 
 export const PortfolioBacktestResult = z
   .object({
@@ -84,6 +109,7 @@ export const PortfolioBacktestResult = z
     gross: LossStatistics,
     net: LossStatistics,
     zones: z.array(BacktestZone),
+    inputs: BacktestInputs,
   })
   .openapi('PortfolioBacktestResult');
 export type PortfolioBacktestResult = z.infer<typeof PortfolioBacktestResult>;
@@ -98,7 +124,11 @@ export const PortfolioBacktestJob = z
     status: BacktestJobStatus,
     seasons: z.number().int(),
     as_of: CalendarDate,
+    /** The perils asked for; absent: every peril. */
+    perils: z.array(Peril).optional(),
+    apply_treaties: z.boolean(),
     requested_at: DateTime,
+    started_at: DateTime.optional(),
     completed_at: DateTime.optional(),
     /** Once succeeded. */
     result: PortfolioBacktestResult.optional(),
@@ -112,3 +142,8 @@ export const BacktestJobPathParams = z.strictObject({
   programme_id: z.string().min(1).max(100),
   job_id: z.string().min(1).max(100),
 });
+
+export const UNKNOWN_BACKTEST = {
+  description: "Unknown programme or backtest, or another organization's",
+  codes: ['programme_not_found', 'backtest_not_found'],
+} as const;

@@ -41,6 +41,8 @@ export type EvaluateSeasonCover<Terms> = (
 export interface AsIfCover<Terms> {
   readonly peril: Peril;
   readonly zone: Zone;
+  /** The index the cover reads in its zone: one zone may hold several (a field's own readings). */
+  readonly index: string;
   readonly terms: Terms;
   /** Equal for covers whose terms evaluate alike on the same readings (e.g. their canonical JSON). */
   readonly signature: string;
@@ -61,6 +63,7 @@ export interface AsIfPolicy<Terms> {
 
 interface CoverGroup<Terms> {
   readonly zone: Zone;
+  readonly index: string;
   readonly terms: Terms;
   readonly term: CoverTerm;
   /** Per season (index y − 1); filled when the zone's readings are read. */
@@ -99,6 +102,8 @@ export interface AsIfOutcome {
   readonly zones: readonly AsIfZone[];
 }
 
+const seriesKey = (zone: Zone, index: string) => JSON.stringify([zoneKey(zone), index]);
+
 const WHOLE: Fraction = { numerator: 1n, denominator: 1n };
 
 const amountOf = (sumInsuredMinor: number, { numerator, denominator }: Fraction, rounding: 'half_up' | 'down') =>
@@ -123,7 +128,8 @@ const readingsBetween = (readings: readonly IndexObservation[], from: string, to
 
 export class AsIfBook<Terms> {
   private readonly coverGroups = new Map<string, CoverGroup<Terms>>();
-  private readonly zoneGroups = new Map<string, { zone: Zone; coverGroups: string[] }>();
+  /** Per series read (zone and index): the cover groups reading it. */
+  private readonly seriesGroups = new Map<string, { zone: Zone; index: string; coverGroups: string[] }>();
   private readonly policyGroups = new Map<string, PolicyGroup>();
   private policies = 0;
 
@@ -138,12 +144,19 @@ export class AsIfBook<Terms> {
   private add(policy: AsIfPolicy<Terms>): void {
     this.policies += 1;
     const coverGroups = policy.covers.map((cover) => {
-      const key = JSON.stringify([zoneKey(cover.zone), cover.signature, policy.term.start, policy.term.end]);
+      const series = seriesKey(cover.zone, cover.index);
+      const key = JSON.stringify([series, cover.signature, policy.term.start, policy.term.end]);
       if (!this.coverGroups.has(key)) {
-        this.coverGroups.set(key, { zone: cover.zone, terms: cover.terms, term: policy.term, outcomes: undefined });
-        const zone = this.zoneGroups.get(zoneKey(cover.zone)) ?? { zone: cover.zone, coverGroups: [] };
-        zone.coverGroups.push(key);
-        this.zoneGroups.set(zoneKey(cover.zone), zone);
+        this.coverGroups.set(key, {
+          zone: cover.zone,
+          index: cover.index,
+          terms: cover.terms,
+          term: policy.term,
+          outcomes: undefined,
+        });
+        const read = this.seriesGroups.get(series) ?? { zone: cover.zone, index: cover.index, coverGroups: [] };
+        read.coverGroups.push(key);
+        this.seriesGroups.set(series, read);
       }
       return key;
     });
@@ -155,22 +168,23 @@ export class AsIfBook<Terms> {
     this.policyGroups.set(key, group);
   }
 
-  /** Every zone the book reads and the dates of its readings the seasons need. */
-  zonesToRead(): { readonly zone: Zone; readonly from: string; readonly to: string }[] {
-    return [...this.zoneGroups.values()].map(({ zone, coverGroups }) => {
+  /** Every series (zone and index) the book reads and the dates of its readings the seasons need. */
+  zonesToRead(): { readonly zone: Zone; readonly index: string; readonly from: string; readonly to: string }[] {
+    return [...this.seriesGroups.values()].map(({ zone, index, coverGroups }) => {
       const terms = coverGroups.map((key) => this.coverGroups.get(key)!.term);
       return {
         zone,
+        index,
         from: terms.map((term) => termYearsBack(term, this.seasons).start).reduce(earlierDate),
         to: terms.map((term) => termYearsBack(term, 1).end).reduce(laterDate),
       };
     });
   }
 
-  /** Evaluates every cover group reading the zone, every season, from its readings in date order; the
-   *  readings are not kept. */
-  readZone(zone: Zone, readings: readonly IndexObservation[]): void {
-    for (const key of this.zoneGroups.get(zoneKey(zone))?.coverGroups ?? []) {
+  /** Evaluates every cover group reading the zone's index, every season, from its readings in date order;
+   *  the readings are not kept. */
+  readZone(zone: Zone, index: string, readings: readonly IndexObservation[]): void {
+    for (const key of this.seriesGroups.get(seriesKey(zone, index))?.coverGroups ?? []) {
       const group = this.coverGroups.get(key)!;
       group.outcomes = Array.from({ length: this.seasons }, (_, at) => {
         const season = termYearsBack(group.term, at + 1);

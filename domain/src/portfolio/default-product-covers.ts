@@ -1,4 +1,4 @@
-import type { Cover, SheetAmounts } from '@cropcover/contracts';
+import type { Cover, Peril, SheetAmounts } from '@cropcover/contracts';
 import { dayValuesIn } from '../insurance/index-data/day-values';
 import { evaluateCover, isPhaseComplete } from '../insurance/term-sheet/evaluate-cover';
 import { amountUnitsOf, sheetRounding, unitsOfSumInsured } from '../insurance/term-sheet/sheet-money';
@@ -34,24 +34,34 @@ export const evaluateSeasonCover: EvaluateSeasonCover<SheetCoverTerms> = (
 };
 
 /** An issued policy as the as-if book takes it: each peril's frozen cover on its frozen zone, paid in the
- *  policy's peril order, up to the sheet's limit of its sum insured. */
-export const asIfPolicyOf = (policy: IssuedPolicy): AsIfPolicy<SheetCoverTerms> => ({
-  policyId: policy.issued.policy_id,
-  sumInsuredMinor: policy.issued.sum_insured_minor,
-  term: policyTerm(policy),
-  covers: policy.perils.map((cover) => ({
-    peril: cover.terms.peril,
-    zone: { source_id: cover.data.source_id, location: cover.data.location },
-    terms: { cover: cover.terms, amounts: policy.sheet.amounts },
-    // The product version names its sheet: its covers evaluate alike on the same readings.
-    signature: `${policy.product.digest}#${cover.terms.peril}`,
-  })),
-  limit: {
-    numerator:
-      policy.sheet.limit === undefined
-        ? unitsOfSumInsured(policy.sheet.amounts)
-        : amountUnitsOf(policy.sheet.amounts)(policy.sheet.limit),
-    denominator: unitsOfSumInsured(policy.sheet.amounts),
-  },
-  rounding: sheetRounding(policy.sheet),
-});
+ *  policy's peril order, up to the sheet's limit of its sum insured. With `perils`, only those covers (the
+ *  others pay nothing, as if the policy had not bought them); undefined when it has none of them. */
+export const asIfPolicyOf = (
+  policy: IssuedPolicy,
+  perils?: readonly Peril[],
+): AsIfPolicy<SheetCoverTerms> | undefined => {
+  const covers =
+    perils === undefined ? policy.perils : policy.perils.filter((cover) => perils.includes(cover.terms.peril));
+  if (covers.length === 0) return undefined;
+  return {
+    policyId: policy.issued.policy_id,
+    sumInsuredMinor: policy.issued.sum_insured_minor,
+    term: policyTerm(policy),
+    covers: covers.map((cover) => ({
+      peril: cover.terms.peril,
+      zone: { source_id: cover.data.source_id, location: cover.data.location },
+      index: cover.data.index,
+      terms: { cover: cover.terms, amounts: policy.sheet.amounts },
+      // The product version names its sheet: its covers evaluate alike on the same readings.
+      signature: `${policy.product.digest}#${cover.terms.peril}`,
+    })),
+    limit: {
+      numerator:
+        policy.sheet.limit === undefined
+          ? unitsOfSumInsured(policy.sheet.amounts)
+          : amountUnitsOf(policy.sheet.amounts)(policy.sheet.limit),
+      denominator: unitsOfSumInsured(policy.sheet.amounts),
+    },
+    rounding: sheetRounding(policy.sheet),
+  };
+};

@@ -1,4 +1,4 @@
-import type { PortfolioBacktestResult, TreatyTerms } from '@cropcover/contracts';
+import type { BacktestInputs, PortfolioBacktestResult, TreatyTerms } from '@cropcover/contracts';
 import { toMajorUnits } from '../insurance/money/minor-units';
 import { zoneKey } from '../programmes/accumulation-zone';
 import { applyTreaties } from '../reinsurance/apply-treaties';
@@ -39,6 +39,7 @@ export const portfolioBacktestResult = (
   outcome: AsIfOutcome,
   treaties: BacktestTreaties,
   currency: string,
+  inputs: BacktestInputs,
 ): PortfolioBacktestResult => {
   const money = (minor: number) => toMajorUnits(minor, currency);
   const net = outcome.seasons.map((_, at) => netOf(outcome, at, treaties));
@@ -76,7 +77,9 @@ export const portfolioBacktestResult = (
         loss_cost: lossStatistics(figures, currency).loss_cost,
         paying_seasons: zone.lossesMinor.filter((loss) => loss > 0).length,
         worst_season: worst < 0 ? null : { years_back: worst + 1, loss: money(zone.lossesMinor[worst]!) },
+        triggered_seasons: zone.lossesMinor.flatMap((loss, at) => (loss > 0 ? [at + 1] : [])),
       };
     }),
+    inputs,
   };
 };

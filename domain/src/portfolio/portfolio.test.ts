@@ -10,7 +10,7 @@ import type { IssuedPolicy } from '../policies/policy';
 import { zoneKey } from '../programmes/accumulation-zone';
 import { insurer } from '../testing/insured-farm';
 import { issuedPolicyAfter, policyIssuedEvents } from '../testing/issued-policy';
-import { reading } from '../testing/readings';
+import { dailyReadings, reading } from '../testing/readings';
 import { AsIfBook } from './as-if-book';
 import { asIfPolicyOf, evaluateSeasonCover } from './default-product-covers';
 import { lossFigures, lossStatistics } from './loss-statistics';
@@ -51,9 +51,14 @@ const book = (
   policies: readonly IssuedPolicy[],
   seasons: number,
   readings: ReadonlyMap<string, readonly IndexObservation[]>,
+  perils?: readonly Peril[],
 ) => {
-  const asIf = new AsIfBook(policies.map(asIfPolicyOf), seasons, evaluateSeasonCover);
-  for (const { zone } of asIf.zonesToRead()) asIf.readZone(zone, readings.get(zoneKey(zone)) ?? []);
+  const asIf = new AsIfBook(
+    policies.flatMap((policy) => asIfPolicyOf(policy, perils) ?? []),
+    seasons,
+    evaluateSeasonCover,
+  );
+  for (const { zone, index } of asIf.zonesToRead()) asIf.readZone(zone, index, readings.get(zoneKey(zone)) ?? []);
   return asIf.outcome();
 };
 
@@ -65,6 +70,33 @@ describe('each policy rounded as its own backtest (acceptance test 6)', () => {
     const outcome = book(policies, 1, new Map([[zoneKey(rainfallCell(1)), flood]]));
     expect(outcome.seasons[0]).toMatchObject({ yearsBack: 1, grossMinor: 150_003, payingPolicies: 3, payingZones: 1 });
     expect(outcome.totalSumInsuredMinor).toBe(300_003);
+  });
+});
+
+describe('a zone holding several indices (a field’s own readings)', () => {
+  it('evaluates each cover on its own index, as the policy’s backtest does', () => {
+    const field = { source_id: 'organization-fields:org-1', kind: 'field', location: 'farm-1/north' } as const;
+    const rain = dailyReadings('2025-04-01', new Array(90).fill(1.6));
+    const ndvi = dailyReadings('2025-04-01', new Array(90).fill(0.3));
+    const policy = issued('p-1', 1_000, {
+      drought: { ...field, index: 'rainfall_mm' },
+      vegetation_stress: { ...field, index: 'ndvi' },
+    });
+    const asIf = new AsIfBook([asIfPolicyOf(policy)!], 1, evaluateSeasonCover);
+    for (const { zone, index } of asIf.zonesToRead()) asIf.readZone(zone, index, index === 'ndvi' ? ndvi : rain);
+    const own = backtestPolicy(
+      {
+        actor: insurer,
+        asOf: '2025-06-29',
+        readings: { drought: rain, vegetation_stress: ndvi },
+        now: new Date('2026-01-01T00:00:00Z'),
+      },
+      policy,
+    );
+    // Drought (180 − 144) / 108 and vegetation stress (0.35 − 0.3) / 0.2 of 100,000 minor units.
+    expect(toMinorUnits(own.total_payout, 'KES')).toBe(33_333 + 25_000);
+    expect(asIf.outcome().seasons[0]!.grossMinor).toBe(33_333 + 25_000);
+    expect(asIf.outcome().zones).toHaveLength(1);
   });
 });
 
@@ -115,6 +147,7 @@ describe('the result a backtest job shows', () => {
       outcome,
       { treaties: [{ type: 'quota_share', cession_rate: 0.75, ceding_commission: 0 }], grossPremiumMinor: 3_000 },
       'KES',
+      { programme_revision: 3, readings: 5, digest: 'sha256:inputs' },
     );
     expect(result.seasons.map(({ years_back, gross, net, complete }) => [years_back, gross, net, complete])).toEqual([
       [1, 0, 0, false],
@@ -130,8 +163,25 @@ describe('the result a backtest job shows', () => {
         loss_cost: 0.166667,
         paying_seasons: 1,
         worst_season: { years_back: 2, loss: 500 },
+        triggered_seasons: [2],
       },
     ]);
+    expect(result.inputs).toEqual({ programme_revision: 3, readings: 5, digest: 'sha256:inputs' });
+  });
+});
+
+describe('a backtest of some perils', () => {
+  it('counts only those covers, and leaves out policies with none of them', () => {
+    const flood = [0, 1, 2, 3, 4].map((day) => reading(addDays('2025-05-01', day), 45));
+    const readings = new Map([[zoneKey(rainfallCell(1)), flood]]);
+    const policies = [
+      issued('p-1', 1_000, { flood: rainfallCell(1), drought: rainfallCell(1) }),
+      issued('p-2', 2_000, { drought: rainfallCell(1) }),
+    ];
+    const floodOnly = book(policies, 1, readings, ['flood']);
+    expect(floodOnly).toMatchObject({ policies: 1, totalSumInsuredMinor: 100_000 });
+    expect(floodOnly.seasons[0]!.grossMinor).toBe(50_000);
+    expect(book(policies, 1, readings, ['storm'])).toMatchObject({ policies: 0, totalSumInsuredMinor: 0 });
   });
 });
 
