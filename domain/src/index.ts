@@ -120,7 +120,7 @@ export {
   policyStream,
   policyView,
   refuseUnevaluablePolicy,
-  repeatsLatestEvaluation,
+  repeatsLatestConclusion,
   settlePayout,
   sharedPerilAssessor,
   triggerCourses,

@@ -12,7 +12,7 @@ import {
   policyStream,
   type ReadReadingHistory,
   refuseUnevaluablePolicy,
-  repeatsLatestEvaluation,
+  repeatsLatestConclusion,
   visibleIssuedPolicy,
 } from '@cropcover/domain';
 import type { GlobalPosition } from '@cropcover/eventstore';
@@ -34,7 +34,7 @@ export interface LiveEvaluation {
 }
 
 /** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
- *  evaluation that repeats the policy's last one is left unrecorded (`repeatsLatestEvaluation`), so the
+ *  evaluation that repeats the policy's last one is left unrecorded (`repeatsLatestConclusion`), so the
  *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
 export interface DailyRound {
   readonly readReadings: ReadReadingHistory;
@@ -123,7 +123,7 @@ export const liveEvaluation = async (
         state,
       );
       const repeat =
-        options.dailyRound !== undefined && repeatsLatestEvaluation(visibleIssuedPolicy(state, context.actor), decided);
+        options.dailyRound !== undefined && repeatsLatestConclusion(visibleIssuedPolicy(state, context.actor), decided);
       return repeat ? [] : decided;
     },
     context,

@@ -8,6 +8,7 @@ export * from './issue-policy';
 export * from './lapse-policy';
 export * from './next-monitoring-date';
 export * from './peril-assessor';
+export * from './peril-conclusion';
 export * from './policy';
 export * from './policy-access';
 export * from './policy-snapshot';

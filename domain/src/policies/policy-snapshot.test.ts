@@ -118,6 +118,6 @@ describe('policy snapshots', () => {
       .update(JSON.stringify(replay(events)))
       .digest('hex')
       .slice(0, 16);
-    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 3, fingerprint: 'd04af238617de319' });
+    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 4, fingerprint: '53e8507a371b9950' });
   });
 });

@@ -10,7 +10,6 @@ import type {
   PolicyStatus,
   SkipReason,
   TermSheet,
-  TriggerEvaluated,
 } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 import { utcDate } from '../insurance/calendar/calendar-date';
@@ -18,6 +17,7 @@ import { ownFieldData } from '../insurance/index-data/peril-data';
 import { severityPpmOf } from '../insurance/money/severity';
 import { productCover } from '../insurance/term-sheet/product';
 import { amountDueOfRecordedBreach, issuedProduct } from '../insurance/term-sheet/upcast';
+import { conclusionOf, type PerilConclusion } from './peril-conclusion';
 
 /** One peril of an issued policy: its frozen cover and what it has breached and been paid so far. */
 export interface PerilCover {
@@ -45,51 +45,10 @@ export interface PerilCover {
   readonly latestCoverage: DataCoverage | null;
   /** Why the last evaluation skipped the peril; null when it evaluated it or none has run yet. */
   readonly latestSkipReason: SkipReason | null;
-  /** What the last evaluation that evaluated the peril concluded, and from which readings; null when the
-   *  last one skipped it or none has run yet. The monitor appends nothing for an evaluation that repeats it. */
+  /** What the last evaluation that evaluated the peril concluded; null when the last one skipped it or
+   *  none has run yet. The monitor appends nothing for an evaluation that concludes the same. */
   readonly latestConclusion: PerilConclusion | null;
 }
-
-/** The part of a recorded TriggerEvaluated that a later evaluation on unchanged inputs repeats: the
- *  window's start, the readings used (their digest), the aggregate and what it is worth. Not the window's
- *  end or the coverage, which move with the calendar alone. */
-export interface PerilConclusion {
-  readonly readingsFrom: string | null;
-  /** Null on evaluations recorded before provenance was: nothing repeats them. */
-  readonly digest: string | null;
-  readonly observedValue: number;
-  readonly breached: boolean;
-  readonly severity: number;
-  readonly amountDueMinor: number | null;
-  /** What each phase of a cover of several concluded, from which readings; null for a single phase. */
-  readonly phases: string | null;
-}
-
-/** The conclusion a TriggerEvaluated records. A phase's window end and coverage move with the calendar
- *  alone, so they are left out as the cover's are. */
-export const conclusionOf = (evaluated: TriggerEvaluated): PerilConclusion => ({
-  readingsFrom: evaluated.provenance?.readings_from ?? null,
-  digest: evaluated.provenance?.digest ?? null,
-  observedValue: evaluated.observed_value,
-  breached: evaluated.breached,
-  severity: evaluated.severity,
-  amountDueMinor: evaluated.amount_due_minor ?? null,
-  phases:
-    evaluated.phases === undefined
-      ? null
-      : JSON.stringify(
-          evaluated.phases.map((phase) => [
-            phase.phase,
-            phase.status,
-            phase.skipped_reason,
-            phase.observed_value,
-            phase.breached,
-            phase.amount_due_minor,
-            phase.readings_from,
-            phase.digest,
-          ]),
-        ),
-});
 
 export interface PolicyPayout {
   readonly payoutId: string;
@@ -183,7 +142,7 @@ export const evolvePolicy = (state: Policy, event: PolicyEvent): Policy => {
           latestComparison: event.data.comparison,
           latestCoverage: event.data.coverage ?? null,
           latestSkipReason: null,
-          latestConclusion: conclusionOf(event.data),
+          latestConclusion: conclusionOf(event.data, cover.terms),
           // Due what it was paid or more again: a later drop is a new overpayment. An evaluation recorded
           // before amounts due were says nothing of it (and none was recorded then).
           overpaidDueMinor:

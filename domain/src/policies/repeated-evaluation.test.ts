@@ -1,7 +1,7 @@
 import type { Peril, PolicyEvent, ReadingIndex } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../insurance/calendar/calendar-date';
+import { addDays, daysBetween } from '../insurance/calendar/calendar-date';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { insurer } from '../testing/insured-farm';
@@ -10,11 +10,12 @@ import { type FieldReadings, readingsByPeril } from '../testing/readings';
 import { closingDate } from './close-policy';
 import { evaluatePolicy } from './evaluate-policy';
 import { evolvePolicy, type IssuedPolicy, type Policy } from './policy';
-import { repeatsLatestEvaluation } from './repeated-evaluation';
+import { repeatsLatestConclusion } from './repeated-evaluation';
 
-// The monitor leaves unrecorded a daily evaluation that repeats the last one. Two copies of one policy
-// live through the same days and readings: one records every evaluation, the other skips the repeats.
-// Whatever the weather and whichever days the monitor runs, both must pay, breach and record
+// The monitor records a daily evaluation only when its conclusion changes (SPEC §7 "What the log
+// records"). Two copies of one policy live through the same days and readings: one records every
+// evaluation, the other only those that conclude something new. Whatever the weather, a daily feed moving
+// the observed values, corrections and whichever days the monitor runs, both must pay, breach and record
 // overpayments alike.
 
 const termStart = '2026-04-01';
@@ -59,6 +60,16 @@ const scenarioArbitrary = fc.record({
         { weight: 2, arbitrary: fc.array(readingArbitrary, { maxLength: 5 }) },
       ),
       feed: fc.option(feedArbitrary, { freq: 4 }),
+      // A daily feed: every day since the last round gets a reading of each series, so the observed
+      // values and the readings' digest move on most days.
+      daily: fc.option(
+        fc.record({
+          rain: fc.oneof(fc.constantFrom(0, 2, 5), fc.double({ min: 0, max: 60, noNaN: true })),
+          ndvi: fc.double({ min: -1, max: 1, noNaN: true }),
+          wind: fc.double({ min: 0, max: 50, noNaN: true }),
+        }),
+        { freq: 2 },
+      ),
     }),
     { minLength: 1, maxLength: 40 },
   ),
@@ -103,9 +114,10 @@ const moneyOf = (day: string, events: readonly PolicyEvent[]) =>
     }
   });
 
-describe('leaving repeated evaluations unrecorded', () => {
-  it('never skips a payout, a breach or an overpayment: the same money moves on the same days as recording every evaluation', () => {
+describe('recording daily evaluations only when their conclusion changes', () => {
+  it('never loses a payout, a breach or an overpayment: the same money moves on the same days as recording every evaluation', () => {
     let skipped = 0;
+    let movedButLeftOut = 0;
     let paid = 0;
     fc.assert(
       fc.property(scenarioArbitrary, ({ perils, sumInsured, days }) => {
@@ -116,6 +128,7 @@ describe('leaving repeated evaluations unrecorded', () => {
         const moneySkippingRepeats: unknown[] = [];
         let day = termStart;
         for (const [at, step] of days.entries()) {
+          const since = day;
           day = addDays(day, step.gap);
           if (day >= closingDate(asIssued(everyEvaluation))) break;
           const feed = step.feed
@@ -125,10 +138,18 @@ describe('leaving repeated evaluations unrecorded', () => {
                 value: step.feed!.value,
               }))
             : [];
+          const sinceDay = daysBetween(termStart, since);
+          const daily = step.daily
+            ? Array.from({ length: step.gap }, (_, offset) => [
+                { index: 'rainfall_mm' as const, day: sinceDay + offset, value: step.daily!.rain },
+                { index: 'ndvi' as const, day: sinceDay + offset, value: step.daily!.ndvi },
+                { index: 'wind_speed_ms' as const, day: sinceDay + offset, value: step.daily!.wind },
+              ]).flat()
+            : [];
           // Only readings dated before today exist yet.
           stored = upsert(
             stored,
-            [...feed, ...step.pushed].filter((reading) => addDays(termStart, reading.day) < day),
+            [...daily, ...feed, ...step.pushed].filter((reading) => addDays(termStart, reading.day) < day),
           );
           const command = {
             actor: insurer,
@@ -142,8 +163,10 @@ describe('leaving repeated evaluations unrecorded', () => {
           moneyRecordingEvery.push(...moneyOf(day, recorded));
 
           const decided = evaluatePolicy(command, changesOnly);
-          if (repeatsLatestEvaluation(asIssued(changesOnly), decided)) {
+          if (repeatsLatestConclusion(asIssued(changesOnly), decided)) {
             skipped += 1;
+            // Left out although the readings moved since the last recorded evaluation.
+            if (step.daily) movedButLeftOut += 1;
             continue;
           }
           changesOnly = decided.reduce(evolvePolicy, changesOnly);
@@ -158,6 +181,7 @@ describe('leaving repeated evaluations unrecorded', () => {
     );
     // The runs did skip repeats, and did pay: the comparison was not vacuous.
     expect(skipped).toBeGreaterThan(100);
+    expect(movedButLeftOut).toBeGreaterThan(100);
     expect(paid).toBeGreaterThan(20);
   });
 });
@@ -173,21 +197,60 @@ describe('a repeated evaluation', () => {
     return { decided, after: asIssued(decided.reduce(evolvePolicy, state)) };
   };
 
-  it('is one on the same readings a day later, and not one once a reading was revised', () => {
-    // Given a flood cover evaluated on its readings up to 10 April
+  it('is one when a new day of readings moves the observed value and the digest but not what it concludes', () => {
+    // Given a flood cover evaluated on its daily readings up to 10 April
+    const policy = issued(['flood'], 1_000_000);
+    const first = evaluated(policy, '2026-04-11', { flood: rainfall(10, 3) }, 'e1');
+    expect(repeatsLatestConclusion(policy, first.decided)).toBe(false);
+
+    // When the next day's reading comes in, wetter but far from a flood, and the monitor evaluates again
+    const nextDay = [...rainfall(10, 3), { date: '2026-04-11', value: 8, revision: 1 }];
+    const moved = evaluated(first.after, '2026-04-12', { flood: nextDay }, 'e2');
+
+    // Then the observed value and the readings digest moved, and the evaluation is still left out
+    const [before, after] = [first.decided[0], moved.decided[0]];
+    if (before?.type !== 'TriggerEvaluated' || after?.type !== 'TriggerEvaluated') throw new Error('not evaluated');
+    expect(after.data.observed_value).not.toBe(before.data.observed_value);
+    expect(after.data.provenance?.digest).not.toBe(before.data.provenance?.digest);
+    expect(moved.decided.map((event) => event.type)).toEqual(['TriggerEvaluated']);
+    expect(repeatsLatestConclusion(first.after, moved.decided)).toBe(true);
+  });
+
+  it('is not one when a revised reading makes it breach', () => {
+    // Given a flood cover evaluated on quiet readings up to 10 April
+    const policy = issued(['flood'], 1_000_000);
+    const quiet = rainfall(10, 3);
+    const first = evaluated(policy, '2026-04-11', { flood: quiet }, 'e1');
+
+    // When the provider corrects three days to a downpour and the monitor evaluates again
+    const corrected = quiet.map((reading, at) =>
+      at >= 4 && at <= 6 ? { ...reading, value: 200, revision: 2 } : reading,
+    );
+    const flooded = evaluated(first.after, '2026-04-11', { flood: corrected }, 'e2');
+
+    // Then it breaches and pays, which is recorded
+    expect(flooded.decided.map((event) => event.type)).toEqual([
+      'TriggerEvaluated',
+      'TriggerBreached',
+      'PayoutApproved',
+    ]);
+    expect(repeatsLatestConclusion(first.after, flooded.decided)).toBe(false);
+  });
+
+  it('is not one on the day the coverage falls below the completeness threshold, and is one the day after', () => {
+    // Given a flood cover evaluated on 11 April on readings of 10 of its 11 days (complete at 90%)
     const policy = issued(['flood'], 1_000_000);
     const upToApril10 = rainfall(10, 3);
     const first = evaluated(policy, '2026-04-11', { flood: upToApril10 }, 'e1');
-    expect(repeatsLatestEvaluation(policy, first.decided)).toBe(false);
 
-    // When nothing new came in by the next day, then evaluating again repeats it
-    const quiet = evaluated(first.after, '2026-04-12', { flood: upToApril10 }, 'e2');
-    expect(repeatsLatestEvaluation(first.after, quiet.decided)).toBe(true);
+    // When the feed stops and the monitor evaluates on 12 April (10 of 12 days read)
+    const under = evaluated(first.after, '2026-04-12', { flood: upToApril10 }, 'e2');
 
-    // When a reading was revised to the same maximum, then it does not: other readings, another digest
-    const revised = upToApril10.map((reading, at) => (at === 3 ? { ...reading, value: 2, revision: 2 } : reading));
-    const corrected = evaluated(first.after, '2026-04-12', { flood: revised }, 'e3');
-    expect(repeatsLatestEvaluation(first.after, corrected.decided)).toBe(false);
+    // Then the coverage crossed the threshold: recorded
+    expect(repeatsLatestConclusion(first.after, under.decided)).toBe(false);
+    // And on 13 April, still under it, nothing new is concluded
+    const stillUnder = evaluated(under.after, '2026-04-13', { flood: upToApril10 }, 'e3');
+    expect(repeatsLatestConclusion(under.after, stillUnder.decided)).toBe(true);
   });
 
   it('is not one when the drought window closes at term end and pays; the days after repeat it', () => {
@@ -206,10 +269,10 @@ describe('a repeated evaluation', () => {
       'TriggerBreached',
       'PayoutApproved',
     ]);
-    expect(repeatsLatestEvaluation(onTermEnd.after, closed.decided)).toBe(false);
+    expect(repeatsLatestConclusion(onTermEnd.after, closed.decided)).toBe(false);
     // And the settlement period's evaluations on the same readings repeat it, paying nothing more
     const later = evaluated(closed.after, '2026-07-05', { drought: wholeTerm }, 'e3');
     expect(later.decided.map((event) => event.type)).toEqual(['TriggerEvaluated']);
-    expect(repeatsLatestEvaluation(closed.after, later.decided)).toBe(true);
+    expect(repeatsLatestConclusion(closed.after, later.decided)).toBe(true);
   });
 });

@@ -162,7 +162,8 @@ const daysWithReadingIn = (readings: readonly DayValue[], startDay: number, endD
   return position(endDay + 1) - position(startDay);
 };
 
-const isCompleteEnough = (minimumCoverage: number, { daysWithReading, daysInWindow }: Coverage): boolean =>
+/** Whether a window was read on enough of its days: `minimumCoverage` in millionths. */
+export const isCompleteEnough = (minimumCoverage: number, { daysWithReading, daysInWindow }: Coverage): boolean =>
   daysWithReading * Number(MILLIONTHS) >= minimumCoverage * daysInWindow;
 
 /** Whether a sowing was read on enough of [from, sowing date] for a phase anchored on it (§2.5). */
