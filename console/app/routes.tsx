@@ -1,3 +1,4 @@
+import { AuditPage } from './pages/audit/audit-page';
 import { PoliciesPage } from './pages/policies/policies-page';
 import { PolicyPage } from './pages/policy/policy-page';
 import { ProgrammePage } from './pages/programme/programme-page';
@@ -8,6 +9,7 @@ import type { Route } from './router';
 export const ROUTES: readonly Route[] = [
   { pattern: '/', page: (_params, query) => <PoliciesPage query={query} /> },
   { pattern: '/policies/:policy_id', page: (params) => <PolicyPage policyId={params.policy_id!} /> },
+  { pattern: '/policies/:policy_id/audit', page: (params) => <AuditPage policyId={params.policy_id!} /> },
   { pattern: '/programmes', page: () => <ProgrammesPage /> },
   {
     pattern: '/programmes/:programme_id',

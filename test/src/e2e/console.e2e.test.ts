@@ -367,7 +367,8 @@ describeNeeding('the console', chromiumMissing, () => {
       `organization-fields:${insurer.org}/${field.farm_id}/${field.field_id}`;
 
     // Issued after the policy list's tests: a programme of its own, its south zone the fuller (25,000 of
-    // 30,000) and its north zone a quarter full, and a quota share.
+    // 30,000) and its north zone a quarter full, and a quota share bound before the policies, so it cedes
+    // their premiums.
     beforeAll(async () => {
       const created = await api.post('/insurance/programmes', insurer, {
         name: 'Long rains',
@@ -385,6 +386,11 @@ describeNeeding('the console', chromiumMissing, () => {
       });
       expect(created.status).toBe(201);
       programmeId = created.body.programme_id;
+      const treaty = await api.post(`/insurance/programmes/${programmeId}/treaties`, insurer, {
+        type: 'quota_share',
+        cession_rate: 0.4,
+      });
+      expect(treaty.status).toBe(201);
       for (const field of [fields.north, fields.south]) {
         const issued = await api.post('/insurance/policies', insurer, {
           ...field,
@@ -397,11 +403,16 @@ describeNeeding('the console', chromiumMissing, () => {
         });
         expect(issued.status).toBe(201);
       }
-      const treaty = await api.post(`/insurance/programmes/${programmeId}/treaties`, insurer, {
-        type: 'quota_share',
-        cession_rate: 0.4,
-      });
-      expect(treaty.status).toBe(201);
+      // Cessions are recorded after the issue, off the request: the page (and its picture) waits for both.
+      await expect
+        .poll(
+          async () => {
+            const results = await api.get(`/insurance/programmes/${programmeId}/results`, insurer);
+            return results.body.treaties?.[0]?.ceded_premium ?? 0;
+          },
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBeGreaterThan(0);
     });
 
     it('opens from the list and shows the fullest zone first, coloured as full, with its treaty and net', async () => {

@@ -2,6 +2,7 @@ import type { Policy, PolicyTriggerCourses, TriggerEvaluationHistoryItem } from 
 import { getPolicy, listAllEvaluations, listTriggerCourses } from '../../api/policies';
 import { useResource } from '../../api/use-resource';
 import { money, timestamp, words } from '../../format';
+import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
 import { CoverSection } from './cover-section';
 
@@ -27,6 +28,11 @@ export const PolicyPage = ({ policyId }: { policyId: string }) => {
   return (
     <>
       <h1 tabIndex={-1}>Policy {policyId}</h1>
+      <p>
+        <Link href={consolePath(`/policies/${encodeURIComponent(policyId)}/audit`)}>
+          Audit: its events, each proven against the signed log
+        </Link>
+      </p>
       <Loaded resource={data} what="the policy">
         {({ policy, courses, evaluations }) => (
           <>
