@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { RAIN_DAYS_SHEET } from '@cropcover/domain/testing';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
-import { RAIN_DAYS_SHEET } from '../support/example-sheets';
 import { type PrismProxy, startPrismProxy } from '../support/prism-proxy';
 import { type RunningService, startProcess } from '../support/service-process';
 

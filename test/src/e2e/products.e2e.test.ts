@@ -1,8 +1,8 @@
+import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from '@cropcover/domain/testing';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
-import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from '../support/example-sheets';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';

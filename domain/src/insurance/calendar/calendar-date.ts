@@ -24,9 +24,15 @@ export const dayNumber = (date: string): number => {
 
 const twoDigits = (value: number): string => (value < 10 ? `0${value}` : String(value));
 
-/** The `YYYY-MM-DD` date of a day number. */
-export const dateOfDay = (day: number): string => {
-  const shifted = day + 719_468;
+/** A day number's year, month (1–12) and day of the month. */
+export interface CivilDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+export const civilOfDay = (dayNumberOf: number): CivilDate => {
+  const shifted = dayNumberOf + 719_468;
   const era = Math.floor(shifted / 146_097);
   const dayOfEra = shifted - era * 146_097;
   const yearOfEra = Math.floor(
@@ -35,10 +41,26 @@ export const dateOfDay = (day: number): string => {
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const dayOfMonth = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
-  return `${String(year).padStart(4, '0')}-${twoDigits(month)}-${twoDigits(dayOfMonth)}`;
+  return {
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1,
+  };
 };
+
+/** The `YYYY-MM-DD` date of a day number. */
+export const dateOfDay = (day: number): string => {
+  const civil = civilOfDay(day);
+  return `${String(civil.year).padStart(4, '0')}-${twoDigits(civil.month)}-${twoDigits(civil.day)}`;
+};
+
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number of days in a month (1–12) of a year. */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!;
 
 export const addDays = (date: string, days: number): string => dateOfDay(dayNumber(date) + days);
 
@@ -47,8 +69,6 @@ export const daysBetween = (from: string, to: string): number => dayNumber(to) -
 
 /** The UTC calendar date of an instant: every date in the service is a UTC date. */
 export const utcDate = (instant: Date): string => instant.toISOString().slice(0, 10);
-
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
 /** The same month and day `years` earlier; 29 February becomes 28 February in a common year. */
 export const shiftYearsBack = (date: string, years: number): string => {

@@ -86,8 +86,38 @@ interface PhasePlan {
   /** In millionths: a number, since days × 10^6 stays far inside the exact integers. */
   readonly minimumCoverage: number;
   readonly pipeline: CompiledPipeline;
-  readonly payout: { readonly on: (windowDays: number) => ResolvedPayout };
+  /** Its window on a term and its payout map on that window; undefined while the window is not known. */
+  readonly on: (term: CoverTerm, sowingDate: string | undefined) => PhaseOnTerm | undefined;
 }
+
+interface PhaseOnTerm {
+  readonly window: DayWindow;
+  readonly payout: ResolvedPayout;
+}
+
+/** A phase's window and payout map, kept for the last term (and sowing date) asked for: a monitor pass
+ *  evaluates thousands of policies on a few terms, and resolving dates and levels cost as much as a
+ *  phase's index. */
+const phaseOnTerm = (
+  phase: Phase,
+  payout: { readonly on: (windowDays: number) => ResolvedPayout },
+): PhasePlan['on'] => {
+  let last: { readonly term: CoverTerm; readonly sowingDate: string | undefined; readonly on: PhaseOnTerm } | undefined;
+  return (term, sowingDate) => {
+    if (
+      last !== undefined &&
+      last.term.start === term.start &&
+      last.term.end === term.end &&
+      last.sowingDate === sowingDate
+    ) {
+      return last.on;
+    }
+    const window = resolveWindow(phase.window, term, sowingDate);
+    if (window === undefined) return undefined;
+    last = { term, sowingDate, on: { window, payout: payout.on(window.endDay - window.startDay + 1) } };
+    return last.on;
+  };
+};
 
 interface CoverPlan {
   readonly amounts: SheetAmounts;
@@ -125,7 +155,7 @@ const planOf = (cover: Cover, amounts: SheetAmounts): CoverPlan => {
           aggregate: phase.aggregate,
           paysWhen: directionOf(phase.payout),
         }),
-        payout: compilePayout(phase.payout, limitUnits, units),
+        on: phaseOnTerm(phase, compilePayout(phase.payout, limitUnits, units)),
       };
     }),
   };
@@ -182,13 +212,14 @@ const phaseRuns = (
   sowing: SowingDate | undefined,
 ): readonly (PhaseRun | PendingPhase)[] =>
   plan.phases.map((phase): PhaseRun | PendingPhase => {
-    const window = resolveWindow(phase.phase.window, spec.term, sowing?.date);
-    if (window === undefined) return { plan: phase, window: undefined, sowingDate: undefined };
+    const onTerm = phase.on(spec.term, sowing?.date);
+    if (onTerm === undefined) return { plan: phase, window: undefined, sowingDate: undefined };
+    const { window, payout } = onTerm;
     const anchoredOn = phase.anchored ? sowing : undefined;
     return {
       plan: phase,
       window,
-      payout: phase.payout.on(window.endDay - window.startDay + 1),
+      payout,
       indexer: phaseIndexer(phase.pipeline, window, spec.readings),
       sowingComplete: anchoredOn === undefined || isSowingComplete(spec, anchoredOn, phase.minimumCoverage),
       sowingDate: anchoredOn?.date,
@@ -250,44 +281,49 @@ const coverShareOf = (plan: CoverPlan, shares: readonly SumInsuredShare[]): SumI
 const sowingOf = (spec: CoverEvaluationSpec, asOfDay: number): SowingDate | undefined =>
   spec.cover.sowing === undefined ? undefined : sowingDateAsOf(spec.cover.sowing, spec.term, spec.readings, asOfDay);
 
-/** The phase as of `asOfDay`. */
-const phaseOutcome = (run: PhaseRun | PendingPhase, asOfDay: number, units: bigint): PhaseOutcome => {
-  const pending = {
-    phase: run.plan.phase,
-    window: run.window,
-    status: 'not_open' as const,
-    skipReason: null,
-    coverage: undefined,
-    index: undefined,
-    payout: isKnown(run) ? run.payout : undefined,
-    breached: false,
-    severity: NO_SEVERITY,
-    share: NO_SHARE,
-    readings: undefined,
-    sowingDate: run.sowingDate,
-  };
-  if (!isKnown(run) || asOfDay < run.window.startDay) return pending;
+/** A phase whose window has not begun as of the day, or is not known yet. */
+const notOpen = (run: PhaseRun | PendingPhase): PhaseOutcome => ({
+  phase: run.plan.phase,
+  window: run.window,
+  status: 'not_open',
+  skipReason: null,
+  coverage: undefined,
+  index: undefined,
+  payout: isKnown(run) ? run.payout : undefined,
+  breached: false,
+  severity: NO_SEVERITY,
+  share: NO_SHARE,
+  readings: undefined,
+  sowingDate: run.sowingDate,
+});
+
+/** The phase as of `asOf`, day `asOfDay`. Built in one literal, no spread: a monitor pass builds one per
+ *  phase of every policy. */
+const phaseOutcome = (run: PhaseRun | PendingPhase, asOf: string, asOfDay: number, units: bigint): PhaseOutcome => {
+  if (!isKnown(run) || asOfDay < run.window.startDay) return notOpen(run);
   run.indexer.advanceTo(asOfDay);
   const reading = run.indexer.read();
-  const readings = reading && {
-    from: dateOfDay(run.window.startDay + reading.readFromOffset),
-    to: dateOfDay(Math.min(asOfDay, run.window.endDay)),
-  };
-  const coverage = reading && { daysWithReading: reading.daysWithReading, daysInWindow: reading.daysInWindow };
   const skipReason = judgedReading(run, reading);
-  if (skipReason !== null) return { ...pending, status: 'skipped', skipReason, coverage, readings };
-  const value = { numerator: reading!.numerator, denominator: reading!.denominator };
-  const breached = run.payout.crossedBy(value) && isSettleable(run, asOfDay);
+  const value = skipReason === null ? { numerator: reading!.numerator, denominator: reading!.denominator } : undefined;
+  const breached = value !== undefined && run.payout.crossedBy(value) && isSettleable(run, asOfDay);
   const severity = breached ? run.payout.severityOf(value) : NO_SEVERITY;
   return {
-    ...pending,
-    status: asOfDay >= run.window.endDay ? 'closed' : 'open',
-    coverage,
+    phase: run.plan.phase,
+    window: run.window,
+    status: skipReason !== null ? 'skipped' : asOfDay >= run.window.endDay ? 'closed' : 'open',
+    skipReason,
+    coverage: reading && { daysWithReading: reading.daysWithReading, daysInWindow: reading.daysInWindow },
     index: value,
+    payout: run.payout,
     breached,
     severity,
     share: shareOf(run.plan.limitUnits, severity, units),
-    readings,
+    // Dates the window already has are taken as they are: a monitor pass formats thousands of them.
+    readings: reading && {
+      from: reading.readFromOffset === 0 ? run.window.start : dateOfDay(run.window.startDay + reading.readFromOffset),
+      to: asOfDay >= run.window.endDay ? run.window.end : asOf,
+    },
+    sowingDate: run.sowingDate,
   };
 };
 
@@ -304,44 +340,65 @@ const coverSkipReason = (phases: readonly PhaseOutcome[]): SkipReason =>
       ? 'incomplete_data'
       : 'no_data';
 
+/** The phase the cover shows: the one worth the most, the earlier on a tie; the latest evaluated when none
+ *  is worth anything. */
+const governingOf = (phases: readonly PhaseOutcome[]): PhaseOutcome | undefined => {
+  let best: PhaseOutcome | undefined;
+  for (const phase of phases) {
+    if (phase.index === undefined) continue;
+    const worth = best === undefined ? 1 : compareShares(phase.share, best.share);
+    if (worth > 0 || (worth === 0 && best!.share.numerator === 0n)) best = phase;
+  }
+  return best;
+};
+
+/** The dates the cover read: from the earliest its phases (and sowing) read to the latest. */
+const readRange = (
+  phases: readonly PhaseOutcome[],
+  sowingRead: { readonly from: string; readonly to: string } | undefined,
+): { readonly from: string; readonly to: string } | undefined => {
+  let range = sowingRead;
+  for (const { readings } of phases) {
+    if (readings === undefined) continue;
+    range =
+      range === undefined
+        ? readings
+        : { from: earlierDate(range.from, readings.from), to: laterDate(range.to, readings.to) };
+  }
+  return range;
+};
+
 /** The cover as of `asOf` (a date): each phase on its window clipped to that day. */
 export const evaluateCover = (spec: CoverEvaluationSpec, asOf: string): CoverOutcome => {
   const asOfDay = dayNumber(asOf);
   const plan = planOf(spec.cover, spec.amounts);
   const sowing = sowingOf(spec, asOfDay);
-  const phases = phaseRuns(spec, plan, sowing).map((run) => phaseOutcome(run, asOfDay, plan.units));
-  const evaluated = phases.filter((phase) => phase.index !== undefined);
+  const phases = phaseRuns(spec, plan, sowing).map((run) => phaseOutcome(run, asOf, asOfDay, plan.units));
+  const governing = governingOf(phases);
   const share = coverShareOf(
     plan,
     phases.map((phase) => phase.share),
   );
-  const read = phases.flatMap((phase) => (phase.readings === undefined ? [] : [phase.readings]));
-  if (sowing !== undefined && asOfDay >= sowing.range.startDay) {
-    read.push({
-      from: sowing.range.start,
-      to: dateOfDay(Math.min(asOfDay, dayNumber(sowing.date ?? sowing.range.end))),
-    });
-  }
+  const sowingRead =
+    sowing !== undefined && asOfDay >= sowing.range.startDay
+      ? { from: sowing.range.start, to: earlierDate(asOf, sowing.date ?? sowing.range.end) }
+      : undefined;
   return {
     phases,
-    skipReason: evaluated.length > 0 ? null : coverSkipReason(phases),
-    governing: evaluated.reduce<PhaseOutcome | undefined>((best, phase) => {
-      if (best === undefined) return phase;
-      const worth = compareShares(phase.share, best.share);
-      return worth > 0 || (worth === 0 && best.share.numerator === 0n) ? phase : best;
-    }, undefined),
+    skipReason: governing !== undefined ? null : coverSkipReason(phases),
+    governing,
     breached: phases.some((phase) => phase.breached),
     share,
-    severityPpm: Number(
-      divideRounded(share.numerator * MILLIONTHS * plan.limit.denominator, share.denominator * plan.limit.numerator),
-    ),
-    readings:
-      read.length === 0
-        ? undefined
-        : {
-            from: read.map((range) => range.from).reduce(earlierDate),
-            to: read.map((range) => range.to).reduce(laterDate),
-          },
+    severityPpm:
+      share.numerator === 0n
+        ? 0
+        : Number(
+            divideRounded(
+              share.numerator * MILLIONTHS * plan.limit.denominator,
+              share.denominator * plan.limit.numerator,
+            ),
+          ),
+    readings: readRange(phases, sowingRead),
   };
 };
 

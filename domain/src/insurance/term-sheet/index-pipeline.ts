@@ -203,7 +203,9 @@ const fraction = (numerator: bigint, denominator: bigint): Fraction => {
 };
 
 const plus = (a: Fraction, b: Fraction): Fraction =>
-  fraction(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+  a.denominator === 1n && b.denominator === 1n
+    ? { numerator: a.numerator + b.numerator, denominator: 1n }
+    : fraction(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
 
 /** A block table's figures in millionths, read once. */
 interface BlockFigures {
@@ -220,7 +222,21 @@ interface BlockFigures {
   readonly weights: readonly bigint[] | undefined;
   /** 10^(6 − round): the declared rounding's step in millionths. */
   readonly roundStep: bigint | undefined;
+  /** The offsets of the blocks' last days on a window (`blockEndOffsets`). */
+  readonly endsOn: (window: DayWindow) => readonly number[];
 }
+
+/** `blockEndOffsets`, kept for the last window asked for: every policy on a product reads the same phase
+ *  windows in a season, so a monitor pass or a quote finds a phase's blocks once, not once per policy. */
+const blockEndsOn = (by: Blocks['by']): ((window: DayWindow) => readonly number[]) => {
+  let last: { readonly startDay: number; readonly endDay: number; readonly ends: readonly number[] } | undefined;
+  return (window) => {
+    if (last === undefined || last.startDay !== window.startDay || last.endDay !== window.endDay) {
+      last = { startDay: window.startDay, endDay: window.endDay, ends: blockEndOffsets(by, window) };
+    }
+    return last.ends;
+  };
+};
 
 const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
   by: blocks.by,
@@ -236,6 +252,7 @@ const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
   cap: blocks.cap === undefined ? undefined : millionthsOf(blocks.cap),
   weights: blocks.weights?.map(millionthsOf),
   roundStep: blocks.round === undefined ? undefined : 10n ** BigInt(6 - blocks.round),
+  endsOn: blockEndsOn(blocks.by),
 });
 
 const figureAt = (figures: readonly bigint[] | undefined, block: number, what: string): bigint => {
@@ -271,34 +288,44 @@ const blockValue = (blocks: BlockFigures, block: number, sum: bigint, days: numb
 /** Blocks of the window (dekads, months, n days), each valued from its days so far, aggregated. */
 class BlockAggregate implements Aggregator {
   private block = 0;
+  /** The offset of the current block's first day, and the sum of its days consumed so far. */
+  private blockStart = 0;
   private blockSum = 0n;
-  private blockDays = 0;
   private completedTotal: Fraction = { numerator: 0n, denominator: 1n };
   private completedBest: Fraction | undefined;
+  /** Whether the blocks are aggregated by their extreme (else by their sum or mean). */
+  private readonly extreme: boolean;
   constructor(
     private readonly blocks: BlockFigures,
     private readonly ends: readonly number[],
     private readonly aggregate: 'sum' | 'mean' | 'max' | 'min',
-  ) {}
+  ) {
+    this.extreme = aggregate === 'max' || aggregate === 'min';
+  }
   private better(a: Fraction | undefined, b: Fraction): Fraction {
     if (a === undefined) return b;
     return (this.aggregate === 'max' ? lessThan(a, b) : lessThan(b, a)) ? b : a;
   }
   consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    let sum = this.blockSum;
+    let end = this.ends[this.block]!;
     for (let at = from; at < to; at += 1) {
-      this.blockSum += values[at]!;
-      this.blockDays += 1;
-      if (at < this.ends[this.block]!) continue;
-      const done = blockValue(this.blocks, this.block, this.blockSum, this.blockDays);
-      this.completedTotal = plus(this.completedTotal, done);
-      this.completedBest = this.better(this.completedBest, done);
+      sum += values[at]!;
+      if (at < end) continue;
+      const done = blockValue(this.blocks, this.block, sum, end + 1 - this.blockStart);
+      if (this.extreme) this.completedBest = this.better(this.completedBest, done);
+      else this.completedTotal = plus(this.completedTotal, done);
       this.block += 1;
-      this.blockSum = 0n;
-      this.blockDays = 0;
+      this.blockStart = end + 1;
+      // The last block's end is the window's: no day comes after it.
+      if (this.block < this.ends.length) end = this.ends[this.block]!;
+      sum = 0n;
     }
+    this.blockSum = sum;
   }
   read(days: number, present: number): IndexReading {
-    const partial = this.blockDays > 0 ? blockValue(this.blocks, this.block, this.blockSum, this.blockDays) : undefined;
+    const blockDays = days - this.blockStart;
+    const partial = blockDays > 0 ? blockValue(this.blocks, this.block, this.blockSum, blockDays) : undefined;
     const count = this.block + (partial === undefined ? 0 : 1);
     let value: Fraction;
     if (this.aggregate === 'sum' || this.aggregate === 'mean') {
@@ -320,7 +347,7 @@ const aggregatorOf = (aggregate: IndexAggregate, blocks: BlockFigures | undefine
     if (typeof aggregate !== 'string' || aggregate === 'longest_run') {
       throw new RangeError('blocks are aggregated by sum, mean, max or min');
     }
-    return new BlockAggregate(blocks, blockEndOffsets(blocks.by, window), aggregate);
+    return new BlockAggregate(blocks, blocks.endsOn(window), aggregate);
   }
   if (typeof aggregate !== 'string') return new Rolling(aggregate.rolling);
   switch (aggregate) {

@@ -1,13 +1,11 @@
 import type { Blocks, DateRef, MonthDay, Sowing } from '@cropcover/contracts';
-import { addDays, dateOfDay, dayNumber, earlierDate } from '../calendar/calendar-date';
+import { addDays, civilOfDay, dateOfDay, dayNumber, daysInMonth, isLeapYear } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import type { DayValue } from '../index-data/index-observation';
 import { millionthsOf } from '../money/decimal';
 
 // Where a phase reads (TERM-SHEETS.md §1.3 step 1): dates of the sheet resolved against the term — `MM-DD`
 // at its first occurrence on or after term start, anchors plus days — and the blocks a window splits into.
-
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
 const dateInYear = (monthDay: MonthDay, year: number): string => {
   const day = monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay;
@@ -79,17 +77,14 @@ export const seasonStartingOnOrAfter = (
   from: string,
 ): CoverTerm => seasonStartingIn(season, Number(monthDayOnOrAfter(season.from, from).slice(0, 4)));
 
-const lastDayOfMonth = (date: string): string => {
-  const [year, month] = date.split('-').map(Number) as [number, number];
-  return dateOfDay(dayNumber(`${month === 12 ? year + 1 : year}-${String((month % 12) + 1).padStart(2, '0')}-01`) - 1);
-};
-
-/** The last day of the block holding `date`. */
-const blockEnd = (by: Blocks['by'], date: string, blockStart: string): string => {
-  if (typeof by !== 'string') return addDays(blockStart, by.days - 1);
-  const day = Number(date.slice(8, 10));
-  if (by === 'month' || day > 20) return lastDayOfMonth(date);
-  return `${date.slice(0, 8)}${day > 10 ? '20' : '10'}`;
+/** The last day of the block holding `day` (`days` blocks: the one starting on `blockStart`). Day numbers,
+ *  not dates: an evaluation finds every phase's blocks again. */
+const blockEndDay = (by: Blocks['by'], day: number, blockStart: number): number => {
+  if (typeof by !== 'string') return blockStart + by.days - 1;
+  const civil = civilOfDay(day);
+  const monthStart = day - civil.day + 1;
+  if (by === 'month' || civil.day > 20) return monthStart + daysInMonth(civil.year, civil.month) - 1;
+  return monthStart + (civil.day > 10 ? 19 : 9);
 };
 
 /** The day offsets, from the window's first day, of each block's last day: dekads end on the 10th, the
@@ -97,11 +92,10 @@ const blockEnd = (by: Blocks['by'], date: string, blockStart: string): string =>
  *  window's start. A window off those boundaries cuts its first and last blocks short. */
 export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] => {
   const ends: number[] = [];
-  for (let start = window.start; start <= window.end; ) {
-    const end = blockEnd(by, start, start);
-    const clipped = earlierDate(end, window.end);
-    ends.push(dayNumber(clipped) - window.startDay);
-    start = addDays(clipped, 1);
+  for (let start = window.startDay; start <= window.endDay; ) {
+    const end = Math.min(blockEndDay(by, start, start), window.endDay);
+    ends.push(end - window.startDay);
+    start = end + 1;
   }
   return ends;
 };
@@ -109,9 +103,8 @@ export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] =
 /** Whether the window starts and ends on block boundaries. */
 export const isBlockAligned = (by: Blocks['by'], window: DayWindow): boolean => {
   if (typeof by !== 'string') return (window.endDay - window.startDay + 1) % by.days === 0;
-  const startsBlock =
-    by === 'month' ? window.start.endsWith('-01') : ['01', '11', '21'].includes(window.start.slice(8));
-  return startsBlock && blockEnd(by, window.end, window.end) === window.end;
+  const startsBlock = blockEndDay(by, window.startDay - 1, window.startDay - 1) === window.startDay - 1;
+  return startsBlock && blockEndDay(by, window.endDay, window.endDay) === window.endDay;
 };
 
 /** Where a cover's sowing stands as of a day: found, fallen back to the end of its range, or pending. */
