@@ -27,6 +27,7 @@ export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type DailyRound, type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
 export { DEFAULT_MAX_PRICED_QUOTES, pricedQuotes, type QuoteInputs } from './policies/priced-quotes';
+export { type BacktestProgress, computePortfolioBacktest } from './portfolio/portfolio-backtest';
 export { type IssuedInProgramme, issueInProgramme } from './programmes/issue-in-programme';
 export {
   DEFAULT_MAX_CACHED_READINGS,

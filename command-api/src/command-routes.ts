@@ -19,6 +19,7 @@ import { registerProductVersionRoute } from './insurance/products/product_id/ver
 import { retireProductVersionRoute } from './insurance/products/product_id/versions/version/retire/post';
 import { validateProductSheetRoute } from './insurance/products/validate/post';
 import { createProgrammeRoute } from './insurance/programmes/post';
+import { requestPortfolioBacktestRoute } from './insurance/programmes/programme_id/backtests/post';
 import { updateProgrammeRoute } from './insurance/programmes/programme_id/patch';
 import { bindTreatyRoute } from './insurance/programmes/programme_id/treaties/post';
 import { quoteRoute } from './insurance/quote/post';
@@ -53,6 +54,11 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     retireProductVersionRoute,
   ]),
   ...tagged('Index data', [registerIndexSourceRoute]),
-  ...tagged('Programmes and reinsurance', [createProgrammeRoute, updateProgrammeRoute, bindTreatyRoute]),
+  ...tagged('Programmes and reinsurance', [
+    createProgrammeRoute,
+    updateProgrammeRoute,
+    bindTreatyRoute,
+    requestPortfolioBacktestRoute,
+  ]),
   ...tagged('Webhooks', [createWebhookSubscriptionRoute, deactivateWebhookSubscriptionRoute]),
 ];

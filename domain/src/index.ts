@@ -126,7 +126,15 @@ export {
   triggerCourses,
   visibleIssuedPolicy,
 } from './policies';
-
+// Portfolio: the as-if backtest of a programme's book and its loss statistics
+export {
+  AsIfBook,
+  asIfPolicyOf,
+  backtestJobView,
+  evaluateSeasonCover,
+  portfolioBacktestResult,
+  type SheetCoverTerms,
+} from './portfolio';
 // Products: an organization's versioned term sheets (quote and issue name a version; a policy freezes its
 // sheet)
 export {
@@ -145,7 +153,6 @@ export {
   retireProductVersion,
   versionToSell,
 } from './products';
-
 // Programmes: capacity per zone and in aggregate, the binding check, reserve and release
 export {
   canSeeProgramme,
@@ -171,6 +178,7 @@ export {
   initialReinsuranceLedger,
   ledgerMovementsOf,
   type PeriodFigures,
+  periodHolding,
   periodNamed,
   programmeResults,
   type ReinsuranceLedger,
@@ -178,6 +186,7 @@ export {
   recordPremium,
   reinsuranceLedgerAggregate,
   reinsuranceStream,
+  treatiesOf,
   treatyView,
 } from './reinsurance';
 

@@ -22,6 +22,7 @@ import { listProducts } from './insurance/products/get';
 import { getProduct } from './insurance/products/product_id/get';
 import { getProductVersion } from './insurance/products/product_id/versions/version/get';
 import { listProgrammesRoute } from './insurance/programmes/get';
+import { getPortfolioBacktest } from './insurance/programmes/programme_id/backtests/job_id/get';
 import { listCessions } from './insurance/programmes/programme_id/cessions/get';
 import { getProgrammeExposure } from './insurance/programmes/programme_id/exposure/get';
 import { getProgramme } from './insurance/programmes/programme_id/get';
@@ -54,6 +55,7 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     listTreaties,
     getProgrammeResults,
     listCessions,
+    getPortfolioBacktest,
   ]),
   ...tagged('Audit', [
     listAuditKeys,

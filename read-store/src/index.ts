@@ -22,6 +22,16 @@ export {
   loadTreeSize,
   type StoredCheckpoint,
 } from './queries/audit-tree';
+export {
+  type BacktestClaim,
+  type BacktestJobRecord,
+  type BacktestRequestRecord,
+  claimBacktest,
+  finishBacktest,
+  loadBacktestJob,
+  recordBacktestRequest,
+  renewBacktestLease,
+} from './queries/portfolio-backtests';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
 export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';
@@ -43,8 +53,10 @@ export {
 export type * from './schema/audit-integrator/audit-log-tables';
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
+export type * from './schema/command-api/portfolio-backtest-request-tables';
 export type * from './schema/command-api/webhook-secret-tables';
 export type * from './schema/monitor/policy-monitor-tables';
+export type * from './schema/monitor/portfolio-backtest-run-tables';
 export type * from './schema/projector/checkpoint-tables';
 export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';

@@ -1,8 +1,10 @@
 import type { AuditLogTables } from './schema/audit-integrator/audit-log-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
+import type { PortfolioBacktestRequestTables } from './schema/command-api/portfolio-backtest-request-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
 import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables';
+import type { PortfolioBacktestRunTables } from './schema/monitor/portfolio-backtest-run-tables';
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
 import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
@@ -32,6 +34,8 @@ export interface ReadModels
     WebhookSecretTables,
     WebhookDeliveryTables,
     PolicyMonitorTables,
+    PortfolioBacktestRequestTables,
+    PortfolioBacktestRunTables,
     AuditLogTables {
   idempotency_keys: IdempotencyKeysTable;
 }

@@ -41,6 +41,7 @@ import { parseSignerKey } from '@cropcover/verifiable-log';
 import {
   configuredBreachSource,
   startPolicyMonitor,
+  startPortfolioBacktestRunner,
   startProgrammeBookKeeper,
   startWebhookDispatcher,
 } from '@cropcover/workers';
@@ -214,6 +215,10 @@ export const startService = async (
   const bookKeeper = runs('monitor')
     ? await startProgrammeBookKeeper({ eventStore, db, clock: systemClock, logger })
     : undefined;
+  // Backtests asked for are run whether or not the monitor's rounds are on.
+  const backtests = runs('monitor')
+    ? startPortfolioBacktestRunner({ eventStore, db, clock: systemClock, logger })
+    : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -232,6 +237,7 @@ export const startService = async (
   // the projector's batch in flight, and the connections last.
   if (monitor) stops.push(monitor.stop);
   if (bookKeeper) stops.push(bookKeeper.stop);
+  if (backtests) stops.push(backtests.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

@@ -5,6 +5,11 @@ export {
   startPolicyMonitor,
 } from './monitor/policy-monitor';
 export {
+  type PortfolioBacktestRunner,
+  type PortfolioBacktestRunnerOptions,
+  startPortfolioBacktestRunner,
+} from './portfolio-backtests/portfolio-backtest-runner';
+export {
   type ProgrammeBookKeeper,
   startProgrammeBookKeeper,
 } from './programme-book/start-programme-book-keeper';

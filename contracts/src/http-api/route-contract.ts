@@ -23,7 +23,8 @@ export interface RouteRequest {
 }
 
 export interface SuccessResponse {
-  readonly status: 200 | 201 | 204;
+  /** 202: accepted as a job, read at its Location. */
+  readonly status: 200 | 201 | 202 | 204;
   readonly description: string;
   /** Absent for 204. */
   readonly schema?: z.ZodType;

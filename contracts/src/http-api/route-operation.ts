@@ -59,6 +59,7 @@ const successResponse = (route: RouteContract) => {
       ...own,
       ...(route.method === 'get' ? { 'Consistency-Status': WRITE_HEADERS['Consistency-Status'] } : WRITE_HEADERS),
       ...(status === 201 ? { Location: header('Where the new resource is read') } : {}),
+      ...(status === 202 ? { Location: header('Where the job is followed') } : {}),
     },
   };
 };

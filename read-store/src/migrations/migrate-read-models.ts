@@ -27,6 +27,7 @@ import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
 import { reinsuranceLedger } from './0033-reinsurance-ledger';
+import { portfolioBacktests } from './0035-portfolio-backtests';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -58,6 +59,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0031-programme-exposure': programmeExposure,
   '0032-treaties': treaties,
   '0033-reinsurance-ledger': reinsuranceLedger,
+  '0035-portfolio-backtests': portfolioBacktests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

@@ -27,7 +27,7 @@ const result: PortfolioBacktestResult = {
   gross: statistics(200),
   net: statistics(120),
   zones: [],
-  inputs: { programme_revision: 4, readings: 0, digest: 'sha256:0' },
+  inputs: { programme_revision: 4, readings: 270, digest: 'sha256:0' },
 };
 
 describe('the as-if seasons of a backtest', () => {
