@@ -25,7 +25,8 @@ export const updateProgrammeRoute = commandRoute('PATCH /insurance/programmes/{p
     deps.eventStore,
     programmeStream(programme_id),
     programmeAggregate,
-    (state) => updateProgramme({ actor: context.actor, programmeId: programme_id, request: body, now: context.now }, state),
+    (state) =>
+      updateProgramme({ actor: context.actor, programmeId: programme_id, request: body, now: context.now }, state),
     context,
   );
   await awaitReadModels(deps.readYourWrites, res, outcome.position);
