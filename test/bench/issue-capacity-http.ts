@@ -54,7 +54,8 @@ try {
 
   const unlimited = await postTo(service, '/insurance/programmes', insurer, { name: 'no limits', currency: CURRENCY });
   const first = await postTo(service, '/insurance/policies', insurer, cover(unlimited.programme_id));
-  const zone = first.triggers[0].data_source as { source_id: string; location: string };
+  const { source_id, location } = first.triggers[0].data_source as { source_id: string; location: string };
+  const zone = { source_id, location };
   const ROOM = 10_000_000_000;
   const checked = await postTo(service, '/insurance/programmes', insurer, {
     name: 'capacity in force',
