@@ -3,10 +3,21 @@ import {
   IntegrationMessageHeaders,
   type IntegrationTopicNames,
   PolicyEventMessage,
+  ProgrammeEventMessage,
   RegistryEventMessage,
   TriggerBreachMessage,
 } from '@cropcover/contracts';
-import { farmerStream, farmStream, policyStream, shareableIdStream } from '@cropcover/domain';
+import {
+  bindTreaty,
+  farmerStream,
+  farmStream,
+  initialReinsuranceLedger,
+  policyStream,
+  programmeStream,
+  reinsuranceStream,
+  shareableIdStream,
+} from '@cropcover/domain';
+import { exposureReserved, policyExposure, programmeCreated } from '@cropcover/domain/testing';
 import type { NewEvent } from '@cropcover/eventstore';
 import { readCheckpoint } from '@cropcover/read-store';
 import type { IncomingMessage, KafkaClient } from '@cropcover/runtime';
@@ -16,7 +27,7 @@ import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { policyStory } from '../testing/policy-story';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '../testing/projector-test-database';
-import { farmerRegistered, farmRegistered, shareableIdClaimed } from '../testing/registry-events';
+import { farmerRegistered, farmRegistered, newEvent, shareableIdClaimed } from '../testing/registry-events';
 import { atLeast, readTopics, type TopicReader } from '../testing/topic-reader';
 import { type IntegrationPublisher, startIntegrationPublisher } from './integration-publisher';
 import { PUBLISH_LAG_EVENTS_METRIC } from './publish-lag-metrics';
@@ -58,12 +69,35 @@ const breachingPolicy = (policyId: string): NewEvent[] => {
   return story.takeNew();
 };
 
+/** A programme's limits and a reservation on its stream, and a treaty bound on its reinsurance stream. */
+const programmeBook = (programmeId: string): { programme: NewEvent[]; reinsurance: NewEvent[] } => {
+  const created = programmeCreated({ programmeId });
+  const [bound] = bindTreaty(
+    {
+      actor: { subject: 'u', organizationId: 'org-1', isAdmin: false },
+      treatyId: 't-1',
+      programme: { programmeId, organizationId: 'org-1', currency: 'KES' },
+      request: { type: 'quota_share', cession_rate: 0.75, ceding_commission: 0 },
+      now: new Date('2026-03-01T00:00:00.000Z'),
+    },
+    initialReinsuranceLedger,
+  );
+  return {
+    programme: [
+      newEvent(created.type, created.data),
+      newEvent('ExposureReserved', exposureReserved(policyExposure('p-a', 100), programmeId).data),
+    ],
+    reinsurance: [newEvent(bound!.type, bound!.data)],
+  };
+};
+
 /** What a downstream team writes knowing only @cropcover/contracts: parse headers and value by topic. */
 const consumeAsDownstream = (topics: IntegrationTopicNames, message: IncomingMessage) => {
   const headers = IntegrationMessageHeaders.parse(message.headers);
   const value: unknown = JSON.parse(message.value ?? '');
   if (message.topic === topics.policyEvents) return { headers, event: PolicyEventMessage.parse(value) };
   if (message.topic === topics.registryEvents) return { headers, event: RegistryEventMessage.parse(value) };
+  if (message.topic === topics.programmeEvents) return { headers, event: ProgrammeEventMessage.parse(value) };
   return { headers, event: TriggerBreachMessage.parse(value) };
 };
 
@@ -106,6 +140,9 @@ describeWithKafka('integration publisher against a real broker', () => {
       [shareableIdClaimed({ code: 'X', claimed_by: 'farm-m1' })],
       'no_stream',
     );
+    const book = programmeBook('prog-k');
+    await t.eventStore.append(programmeStream('prog-k'), book.programme, 'no_stream');
+    await t.eventStore.append(reinsuranceStream('prog-k'), book.reinsurance, 'no_stream');
     const allPolicyEvents = [...policyEvents.values()].flat();
     const breaches = allPolicyEvents.filter((event) => event.type === 'TriggerBreached');
     expect(breaches.length).toBe(2 * policyIds.length);
@@ -130,6 +167,7 @@ describeWithKafka('integration publisher against a real broker', () => {
       atLeast(topics.policyEvents, allPolicyEvents.length)(messages);
       atLeast(topics.triggerBreaches, breaches.length)(messages);
       atLeast(topics.registryEvents, 2)(messages);
+      atLeast(topics.programmeEvents, 3)(messages);
     });
     // Enough time for a duplicate to show up if the publisher sent one.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -153,6 +191,14 @@ describeWithKafka('integration publisher against a real broker', () => {
     }
     const registry = consumed.filter(({ message }) => message.topic === topics.registryEvents);
     expect(registry.map(({ message }) => message.key).sort()).toEqual(['f1', 'm1']);
+    // Programme and treaty events on their own topic, keyed by the programme, in the documented shape.
+    const programme = consumed.filter(({ message }) => message.topic === topics.programmeEvents);
+    expect(programme.map(({ message, event }) => [message.key, event])).toEqual([
+      ['prog-k', expect.objectContaining({ stream_kind: 'programme', type: 'ProgrammeCreated' })],
+      ['prog-k', expect.objectContaining({ stream_kind: 'programme', type: 'ExposureReserved' })],
+      ['prog-k', expect.objectContaining({ stream_kind: 'reinsurance', type: 'TreatyBound' })],
+    ]);
+    expect(ceIds(reader.messages, topics.programmeEvents)).toHaveLength(3);
 
     const lag = await metricsRegistry.getSingleMetric(PUBLISH_LAG_EVENTS_METRIC)?.get();
     expect(lag?.values[0]?.value).toBe(0);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { defaultProgrammeId } from '@cropcover/domain';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -29,11 +30,11 @@ const dataProvider: Caller = { sub: 'weather-feed', org: insurer.org, roles: ['d
 
 type Field = { farm_id: string; field_id: string };
 
-const farmWithField = async (): Promise<Field> => {
+const farmWithField = async (organizationId = insurer.org!): Promise<Field> => {
   const owner: Caller = { sub: `farmer-${++sequence}`, givenName: 'Jean', familyName: 'Habimana' };
   const farm = await api.post('/farms/create', owner, { name: 'Umurima' });
   expect(farm.status).toBe(201);
-  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
+  await grantInsurance(api, owner, farm.body.farm_id, organizationId);
   const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
     field_id: `plot-${sequence}`,
     name: 'Hillside plot',
@@ -221,6 +222,43 @@ describe('capacity at binding (acceptance tests 1, 2, 5)', () => {
     });
     expect(exact.status).toBe(200);
     expect(exact.body.capacity.zone_default).toBe(4_800_000);
+  });
+});
+
+describe('the default programme of an organization and currency', () => {
+  it('takes limits before its first policy, and holds the issues naming no programme to them', async () => {
+    const freshInsurer: Caller = { sub: 'new-underwriter', org: 'org-fresh', roles: ['insurer'] };
+    const programmeId = defaultProgrammeId(freshInsurer.org!, CURRENCY);
+    const patched = await api.request('PATCH', `/insurance/programmes/${programmeId}`, {
+      caller: freshInsurer,
+      body: { capacity: { zone_default: 200_000 } },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({
+      programme_id: programmeId,
+      organization_id: 'org-fresh',
+      name: 'default',
+      is_default: true,
+      currency: CURRENCY,
+      aggregate_limit: null,
+      capacity: { zone_default: 200_000 },
+    });
+    // Another organization is told it does not exist.
+    const other = await api.request('PATCH', `/insurance/programmes/${programmeId}`, {
+      caller: insurer,
+      body: { capacity: { zone_default: 1 } },
+    });
+    expectProblem(other, 404, 'programme_not_found');
+
+    const field = await farmWithField(freshInsurer.org!);
+    const { programme_id: _, ...noProgramme } = floodIssue(field, programmeId, 300_000);
+    const refused = await api.post('/insurance/policies', freshInsurer, noProgramme);
+    expectProblem(refused, 422, 'capacity_exceeded');
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ capacity: 200_000, committed: 0, requested: 300_000, available: 200_000 }),
+    ]);
+    const fits = await api.post('/insurance/policies', freshInsurer, { ...noProgramme, sum_insured: 200_000 });
+    expect(fits.status).toBe(201);
   });
 });
 
