@@ -26,6 +26,7 @@ import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
 import { reinsuranceLedger } from './0033-reinsurance-ledger';
+import { policyMonitorDays } from './0036-policy-monitor-days';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -56,6 +57,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0031-programme-exposure': programmeExposure,
   '0032-treaties': treaties,
   '0033-reinsurance-ledger': reinsuranceLedger,
+  '0036-policy-monitor-days': policyMonitorDays,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };
