@@ -24,7 +24,7 @@ export {
 export { type RecordedReadings, recordIndexReadings, type SourceReading } from './index-readings/record-index-readings';
 export { sourceReadingsOf } from './index-readings/source-readings';
 export { backtestEvaluation } from './policies/backtest-evaluation';
-export { type DailyRound, type LiveEvaluation, liveEvaluation } from './policies/live-evaluation';
+export { type DailyRound, type LiveEvaluation, liveEvaluation, type RoundEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
 export { DEFAULT_MAX_PRICED_QUOTES, pricedQuotes, type QuoteInputs } from './policies/priced-quotes';
 export { type BacktestProgress, computePortfolioBacktest } from './portfolio/portfolio-backtest';

@@ -107,6 +107,8 @@ export {
   lapsePolicy,
   liveTriggerStatus,
   liveTriggerWindow,
+  type MonitoredPeril,
+  monitoredPerilsOf,
   nextMonitoringDate,
   type PerilAssessor,
   POLICY_STATE_VERSION,

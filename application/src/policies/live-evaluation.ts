@@ -31,11 +31,23 @@ export interface LiveEvaluation {
   readonly recorded: boolean;
   /** The policy's stream as the evaluation left it. */
   readonly stream: LoadedStream<Policy>;
+  /** For a daily round, what its evaluation decided, recorded or not, for the monitor's round table. */
+  readonly round?: RoundEvaluation;
+}
+
+/** A daily round's evaluation as the monitor keeps it, whether the log recorded it or not. */
+export interface RoundEvaluation {
+  readonly evaluationId: string;
+  readonly evaluatedAt: Date;
+  /** The revision of the stream it was decided on: the audit replays the day on the events up to it. */
+  readonly decidedOnRevision: number;
+  readonly decided: readonly PolicyEvent[];
 }
 
 /** How the monitor's daily round evaluates, unlike a user's request: on readings its pass shares, and an
- *  evaluation that repeats the policy's last one is left unrecorded (`repeatsLatestConclusion`), so the
- *  stream grows with what happened, not with the calendar. A request records every evaluation it makes. */
+ *  evaluation that concludes what the policy's last one did is left unrecorded (`repeatsLatestConclusion`,
+ *  SPEC §7 "What the log records"), so the stream grows with what happened, not with the calendar; the
+ *  monitor keeps the day in its round table instead. A request records every evaluation it makes. */
 export interface DailyRound {
   readonly readReadings: ReadReadingHistory;
   /** Works each trigger outcome out once for all the pass's policies that read the same series. */
@@ -86,17 +98,17 @@ export const liveEvaluation = async (
   policyId: string,
   options: LiveEvaluationOptions = {},
 ): Promise<LiveEvaluation> => {
-  const stream = policyStream(policyId);
+  const streamId = policyStream(policyId);
   if (options.evaluationId !== undefined) {
-    const earlier = await recordedEvaluation(deps, context, stream, options.evaluationId);
+    const earlier = await recordedEvaluation(deps, context, streamId, options.evaluationId);
     if (earlier) return earlier;
   }
-  const loaded = options.loaded ?? (await loadStream(deps.eventStore, stream, policyAggregate));
+  const loaded = options.loaded ?? (await loadStream(deps.eventStore, streamId, policyAggregate));
   const policy = visibleIssuedPolicy(loaded.state, context.actor);
   if (isClosingDue(policy, context.now)) {
     await handleCommand(
       deps.eventStore,
-      stream,
+      streamId,
       policyAggregate,
       (state) => closePolicy({ now: context.now }, state),
       context,
@@ -115,7 +127,7 @@ export const liveEvaluation = async (
   let decided: PolicyEvent[] = [];
   const outcome = await handleCommand(
     deps.eventStore,
-    stream,
+    streamId,
     policyAggregate,
     (state) => {
       decided = evaluatePolicy(
@@ -129,10 +141,21 @@ export const liveEvaluation = async (
     context,
     loaded,
   );
+  const stream = { state: outcome.state, expected: outcome.expected, position: outcome.position };
   return {
     result: evaluationResult(visibleIssuedPolicy(outcome.state, context.actor), decided),
     position: outcome.appended?.position,
     recorded: outcome.appended !== undefined,
-    stream: { state: outcome.state, expected: outcome.expected, position: outcome.position },
+    stream,
+    ...(options.dailyRound === undefined
+      ? {}
+      : {
+          round: {
+            evaluationId,
+            evaluatedAt: context.now,
+            decidedOnRevision: Number(outcome.expected) - (outcome.appended === undefined ? 0 : decided.length),
+            decided,
+          },
+        }),
   };
 };

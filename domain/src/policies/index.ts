@@ -6,6 +6,7 @@ export * from './evaluation-kind';
 export * from './evaluation-result';
 export * from './issue-policy';
 export * from './lapse-policy';
+export * from './monitored-day';
 export * from './next-monitoring-date';
 export * from './peril-assessor';
 export * from './peril-conclusion';

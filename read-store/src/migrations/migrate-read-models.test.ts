@@ -89,6 +89,7 @@ describe('read-model migrations', () => {
       'policies',
       'policy_counts',
       'policy_evaluations',
+      'policy_monitor_days',
       'policy_monitor_rounds',
       'policy_payouts',
       'policy_snapshots',

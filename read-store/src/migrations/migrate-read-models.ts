@@ -28,6 +28,7 @@ import { programmeExposure } from './0031-programme-exposure';
 import { treaties } from './0032-treaties';
 import { reinsuranceLedger } from './0033-reinsurance-ledger';
 import { portfolioBacktests } from './0035-portfolio-backtests';
+import { policyMonitorDays } from './0036-policy-monitor-days';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -60,6 +61,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0032-treaties': treaties,
   '0033-reinsurance-ledger': reinsuranceLedger,
   '0035-portfolio-backtests': portfolioBacktests,
+  '0036-policy-monitor-days': policyMonitorDays,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

@@ -4,6 +4,7 @@ import {
   type LoadedStream,
   liveEvaluation,
   loadStream,
+  type RoundEvaluation,
   type StreamSnapshot,
 } from '@cropcover/application';
 import {
@@ -25,14 +26,16 @@ export interface PolicyMonitoring {
   readonly closed: boolean;
   /** The policy's stream as the round left it. */
   readonly stream: LoadedStream<Policy>;
+  /** The day's evaluation, recorded or not, for the round table. */
+  readonly round?: RoundEvaluation;
 }
 
 /** One policy's daily round, decided on its stream rather than the read model: once its closing date
  *  (term end + settlement period) has come, close it, paid or not — no evaluation pays after that;
  *  before it, evaluate it when it is due (the same live evaluation a user's request makes). An
  *  evaluation moves the next monitoring date past today, so a monitor that comes to the policy after
- *  another finds nothing due; one that repeats the last evaluation appends nothing, and the monitor's own
- *  rounds table keeps the day instead.
+ *  another finds nothing due; one that concludes what the last one did appends nothing, and the
+ *  monitor's own round tables keep the day instead (policy_monitor_rounds, policy_monitor_days).
  *
  *  From the policy's snapshot the round first decides on the snapshot alone, without reading the stream:
  *  an append expects the snapshot's revision, so the log refuses it when anything was recorded since, and
@@ -98,5 +101,11 @@ const roundOf = async (
   if (due === undefined || due > utcDate(now))
     return { evaluated: false, unchanged: false, closed: false, stream: loaded };
   const evaluation = await liveEvaluation(deps, context, policyId, { loaded, dailyRound });
-  return { evaluated: true, unchanged: !evaluation.recorded, closed: false, stream: evaluation.stream };
+  return {
+    evaluated: true,
+    unchanged: !evaluation.recorded,
+    closed: false,
+    stream: evaluation.stream,
+    ...(evaluation.round === undefined ? {} : { round: evaluation.round }),
+  };
 };

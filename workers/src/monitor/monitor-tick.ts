@@ -5,6 +5,7 @@ import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import type { PolicyMonitorDeps } from './monitor-deps';
 import type { MonitorMetrics } from './monitor-metrics';
 import { monitorPolicy } from './monitor-policy';
+import { keepMonitoredDays, type MonitoredDay } from './monitored-days';
 import { claimDuePolicies, finishRounds, releaseLeases } from './policy-claim';
 import { keepPolicySnapshots, type PolicyAtRevision, readPolicySnapshots } from './policy-snapshots';
 
@@ -38,7 +39,8 @@ export interface MonitorTick {
 /** One pass over the policies with work today: claims them in leased batches, works through each batch
  *  a few policies at a time, on readings the pass reads once per series and trigger outcomes it works
  *  out once per series, terms and day, loading each policy from its
- *  snapshot and keeping the snapshots the batch moved on in one statement. A policy that fails is logged
+ *  snapshot, and keeping the batch's monitored days (recorded in the log or not) and the snapshots it
+ *  moved on in one statement each. A policy that fails is logged
  *  and counted, and the others go on; its lease is given back and the next pass tries it again. */
 export const runMonitorTick = async ({
   deps,
@@ -64,6 +66,7 @@ export const runMonitorTick = async ({
     const batch = claim.policyIds;
     const snapshots = await readPolicySnapshots(deps.db, batch);
     const moved: PolicyAtRevision[] = [];
+    const days: MonitoredDay[] = [];
     const finished: string[] = [];
     const unfinished: string[] = [];
     let next = 0;
@@ -81,6 +84,7 @@ export const runMonitorTick = async ({
           const { state, expected, position } = outcome.stream;
           if (typeof expected === 'number' && position !== undefined && expected !== snapshot?.revision)
             moved.push({ policyId, snapshot: { state, revision: expected, position }, replaces: snapshot?.revision });
+          if (outcome.round !== undefined) days.push({ policyId, recorded: !outcome.unchanged, ...outcome.round });
           if (outcome.evaluated) {
             tally.evaluated += 1;
             metrics.evaluated.inc();
@@ -102,6 +106,8 @@ export const runMonitorTick = async ({
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+    // The days first: a round is finished only once its day is kept.
+    await keepMonitoredDays(deps.db, days);
     await finishRounds(deps.db, finished, today, leaseId);
     await keepPolicySnapshots(deps.db, moved);
     await releaseLeases(deps.db, unfinished, leaseId);

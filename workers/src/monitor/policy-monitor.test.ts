@@ -213,7 +213,7 @@ describe('policy monitor', () => {
     }
   });
 
-  it('appends nothing for a day whose evaluation repeats the last one, once a day, and records the next change', async () => {
+  it('appends nothing for a day whose conclusion is unchanged though its readings moved, keeps every day in the round table, and records the next change', async () => {
     const world = await openWorld();
     await world.issue('p-quiet-days');
     await world.readings(FLOOD);
@@ -222,13 +222,35 @@ describe('policy monitor', () => {
     await world.projected('p-quiet-days');
     const recorded = (await world.events('p-quiet-days')).length;
 
-    // Given no new reading, when the monitor runs on the next days, then it evaluates once a day and appends nothing
+    // Given a daily feed of dry days, when the monitor runs on each of them, then it evaluates once a
+    // day and appends nothing: the readings (and their digest) moved, what the policy is due did not
     for (const day of ['2026-03-03', '2026-03-04']) {
+      await world.readings([{ index: 'rainfall_mm', date: day, value: 0 }]);
       world.clock.set(`${day}T00:05:00.000Z`);
       expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
       expect(await world.tick()).toEqual({ evaluated: 0, unchanged: 0, closed: 0, failed: 0 });
     }
     expect(await world.events('p-quiet-days')).toHaveLength(recorded);
+
+    // And the round table keeps every day, recorded or not, with what it observed and from which readings
+    const days = await world.t.db
+      .selectFrom('policy_monitor_days')
+      .select((eb) => [calendarDateOf(eb.ref('checked_on')).as('checked_on'), 'recorded', 'stream_revision', 'perils'])
+      .where('policy_id', '=', 'p-quiet-days')
+      .orderBy('checked_on')
+      .execute();
+    expect(
+      days.map(({ checked_on, recorded: inLog, stream_revision }) => [checked_on, inLog, stream_revision]),
+    ).toEqual([
+      ['2026-03-02', true, 0],
+      ['2026-03-03', false, recorded - 1],
+      ['2026-03-04', false, recorded - 1],
+    ]);
+    const digests = days.map((day) => (day.perils[0] as { digest: string }).digest);
+    expect(new Set(digests).size).toBe(3);
+    expect(days.map((day) => day.perils[0])).toMatchObject(
+      Array(3).fill({ peril: 'flood', observed_value: 220, breached: true }),
+    );
 
     // When a deeper flood comes in, then the next day's evaluation records it and pays the difference
     await world.readings([{ index: 'rainfall_mm', date: '2026-03-04', value: 100 }]);
@@ -441,6 +463,8 @@ describe('policy monitor', () => {
     try {
       await vi.waitFor(async () => expect(await counted('policy_monitor_policies_evaluated_total')).toBe(1), WAIT);
       await world.projected('p-loop');
+      // The day's reading, dry: the window stays fully read, and nothing the policy is due moves.
+      await world.readings([{ index: 'rainfall_mm', date: '2026-03-03', value: 0 }]);
       world.clock.set('2026-03-03T00:05:00.000Z');
       await vi.waitFor(async () => expect(await counted('policy_monitor_policies_evaluated_total')).toBe(2), WAIT);
     } finally {
@@ -448,7 +472,7 @@ describe('policy monitor', () => {
     }
     world.clock.set('2026-03-04T00:05:00.000Z');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    // The second day's evaluation read the same readings and concluded the same: counted, not appended.
+    // The second day's evaluation read one more reading and concluded the same: counted, not appended.
     expect(new Set(await world.evaluationIds('p-loop')).size).toBe(1);
     expect(await counted('policy_monitor_evaluations_unchanged_total')).toBe(1);
     expect(await counted('policy_monitor_policies_failed_total')).toBe(0);
@@ -562,6 +586,8 @@ describe('policy snapshots', () => {
     ];
     for (const [at, row] of untrusted.entries()) {
       await world.t.db.updateTable('policy_snapshots').set(row).where('policy_id', '=', 'p-damaged').execute();
+      // Each day's reading, dry: the window stays fully read, and the day concludes what the last did.
+      await world.readings([{ index: 'rainfall_mm', date: `2026-03-0${3 + at}`, value: 0 }]);
       world.clock.set(`2026-03-0${3 + at}T00:05:00.000Z`);
       expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
       expect(await world.events('p-damaged')).toHaveLength(recorded);
@@ -570,6 +596,7 @@ describe('policy snapshots', () => {
 
     // A missing one is written again too.
     await world.t.db.deleteFrom('policy_snapshots').execute();
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-05', value: 0 }]);
     world.clock.set('2026-03-05T00:05:00.000Z');
     expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 1, closed: 0, failed: 0 });
     expect((await snapshotAndReplay(world, 'p-damaged')).snapshot?.state).toEqual(replayed.state);

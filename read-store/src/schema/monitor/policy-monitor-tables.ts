@@ -1,5 +1,7 @@
-import type { NullableCalendarDateColumn } from '../../calendar-date-column';
-import type { NullableTimestamp, PositionColumn } from '../../columns';
+import type { MonitoredPeril } from '@cropcover/domain';
+import type { JSONColumnType } from 'kysely';
+import type { CalendarDateColumn, NullableCalendarDateColumn } from '../../calendar-date-column';
+import type { NullableTimestamp, PositionColumn, Timestamp } from '../../columns';
 
 /** The monitor's ledger of its daily rounds, one row per policy it has claimed at least once. An
  *  evaluation that changed nothing appends no event, so the day of the last round is kept here, not in
@@ -32,7 +34,25 @@ export interface PolicySnapshotsTable {
   digest: string;
 }
 
+/** Every day a round evaluated a policy, recorded in the log or not (SPEC §7 "What the log records"):
+ *  the log holds only the days whose conclusion changed, and the audit replays any day from this row,
+ *  the stream up to `stream_revision` and the readings as they stood at `evaluated_at`. */
+export interface PolicyMonitorDaysTable {
+  policy_id: string;
+  /** Read it through `calendarDateOf`. */
+  checked_on: CalendarDateColumn;
+  evaluation_id: string;
+  evaluated_at: Timestamp;
+  /** The revision of the policy's stream the evaluation was decided on. */
+  stream_revision: number;
+  /** Whether the evaluation was appended to the log (its conclusion changed). */
+  recorded: boolean;
+  /** Each peril as the evaluation decided it (domain `MonitoredPeril`). */
+  perils: JSONColumnType<MonitoredPeril[]>;
+}
+
 export interface PolicyMonitorTables {
   policy_monitor_rounds: PolicyMonitorRoundsTable;
+  policy_monitor_days: PolicyMonitorDaysTable;
   policy_snapshots: PolicySnapshotsTable;
 }
