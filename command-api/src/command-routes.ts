@@ -6,8 +6,10 @@ import { grantFarmAccessRoute } from './farms/farm_id/access/post';
 import { deleteFarm } from './farms/farm_id/delete';
 import { registerFieldRoute } from './farms/farm_id/fields/post';
 import { updateFarmRoute } from './farms/farm_id/put';
+import { claimFarmerProfileRoute } from './farms/farmers/claim/post';
 import { updateOwnFarmerProfile } from './farms/farmers/me/put';
 import { createFarmerProfile } from './farms/farmers/post';
+import { registerFarmerRoute } from './farms/registrations/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
 import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
@@ -32,6 +34,8 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
   ...tagged('Farm registry', [
     createFarmerProfile,
     updateOwnFarmerProfile,
+    registerFarmerRoute,
+    claimFarmerProfileRoute,
     createFarm,
     updateFarmRoute,
     deleteFarm,

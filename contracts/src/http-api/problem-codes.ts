@@ -51,6 +51,8 @@ export const PROBLEM_STATUSES = {
   farm_inactive: 422,
   access_grant_not_found: 404,
   access_expiry_past: 422,
+  farmer_already_enrolled: 409,
+  consent_in_future: 422,
 
   // Index data: sources and readings
   source_exists: 409,

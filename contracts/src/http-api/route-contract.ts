@@ -8,7 +8,7 @@ import type { ProblemCode, ProblemCodeOf, ProblemStatus } from './problem-codes'
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The roles of a token's `roles` claim a route may be called with; admins pass every role check. */
-export type Role = 'insurer' | 'auditor' | 'data_provider' | 'reinsurer';
+export type Role = 'insurer' | 'auditor' | 'data_provider' | 'reinsurer' | 'field_agent';
 
 export interface RouteRequest {
   /** The path's `{name}` segments, as a strict object. */

@@ -80,7 +80,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.registryEvents,
       'RegistryEventMessage',
       '`aggregate_id` (the farm, farmer or index source id)',
-      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted`, `FarmAccessRevoked`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerProfileUpdated`, `IndexSourceRegistered`.',
+      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted` (with the `consent` of the farmer when a field agent enrolled them), `FarmAccessRevoked`, `FarmClaimed`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerEnrolled` (by a field agent), `FarmerProfileClaimed`, `FarmerLoginLinked`, `FarmerProfileUpdated`, `IndexSourceRegistered`.',
       RegistryEventMessage,
     ),
     '',

@@ -28,6 +28,31 @@ export const FarmerRegistered = FarmerProfileFields.extend({
   registered_at: DateTime,
 }).openapi('FarmerRegistered');
 
+/** A field agent enrolled the farmer for its organization (SPEC §6 assisted onboarding): a profile held for
+ *  the farmer, with no login of their own until they claim it. The personal fields are `first_name`,
+ *  `last_name`, `phone_number` and `whatsapp_number`, as in `FarmerRegistered`. */
+export const FarmerEnrolled = FarmerProfileFields.extend({
+  farmer_id: z.string(),
+  platform_farmer_id: z.string(),
+  onboarding_status: OnboardingStatus,
+  registered_by_org_id: z.string(),
+  enrolled_by: z.string().openapi({ description: "the field agent's subject" }),
+  /** The farm enrolled with the farmer: its owner becomes the farmer's login when the profile is claimed. */
+  farm_id: z.string(),
+  enrolled_at: DateTime,
+}).openapi('FarmerEnrolled');
+
+/** The farmer claimed the profile a field agent enrolled, from their own login (the phone matched). */
+export const FarmerProfileClaimed = z
+  .object({ farmer_id: z.string(), subject: z.string(), claimed_at: DateTime })
+  .openapi('FarmerProfileClaimed');
+
+/** On the stream a login's own profile would have (`farmer-<id for the subject>`): this login holds the
+ *  enrolled profile `claimed_farmer_id` instead, so it can never make a second one. */
+export const FarmerLoginLinked = z
+  .object({ farmer_id: z.string(), subject: z.string(), claimed_farmer_id: z.string(), linked_at: DateTime })
+  .openapi('FarmerLoginLinked');
+
 export const FarmerProfileUpdated = z
   .object({
     farmer_id: z.string(),
@@ -60,7 +85,8 @@ export const FarmRegistered = FarmAttributes.extend({
   farm_id: z.string(),
   platform_farm_id: z.string(),
   owner_farmer_id: z.string(),
-  owner_subject: z.string(),
+  /** null while the owner has no login of their own (enrolled by a field agent, not yet claimed). */
+  owner_subject: z.string().nullable(),
   registered_by_org_id: z.string().nullable(),
   created_at: DateTime,
 }).openapi('FarmRegistered');
@@ -83,6 +109,11 @@ export const FieldRegistered = z
   })
   .openapi('FieldRegistered');
 
+/** The farmer claimed the enrolled profile owning this farm: from now on their login manages it. */
+export const FarmClaimed = z
+  .object({ farm_id: z.string(), owner_farmer_id: z.string(), owner_subject: z.string(), claimed_at: DateTime })
+  .openapi('FarmClaimed');
+
 /** Before access grants (issue 25): an insurer's organization issued a policy on the farm, which then
  *  let it read the farm. No longer appended; read as an `insurance` grant of origin `policy_issued`. */
 export const FarmLinkedToOrganization = z
@@ -97,6 +128,9 @@ export const FarmLinkedToOrganization = z
 export const FarmerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmerRegistered'), data: FarmerRegistered }),
   z.object({ type: z.literal('FarmerProfileUpdated'), data: FarmerProfileUpdated }),
+  z.object({ type: z.literal('FarmerEnrolled'), data: FarmerEnrolled }),
+  z.object({ type: z.literal('FarmerProfileClaimed'), data: FarmerProfileClaimed }),
+  z.object({ type: z.literal('FarmerLoginLinked'), data: FarmerLoginLinked }),
 ]);
 export type FarmerEvent = z.infer<typeof FarmerEvent>;
 
@@ -108,6 +142,7 @@ export const FarmEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmLinkedToOrganization'), data: FarmLinkedToOrganization }),
   z.object({ type: z.literal('FarmAccessGranted'), data: FarmAccessGranted }),
   z.object({ type: z.literal('FarmAccessRevoked'), data: FarmAccessRevoked }),
+  z.object({ type: z.literal('FarmClaimed'), data: FarmClaimed }),
 ]);
 export type FarmEvent = z.infer<typeof FarmEvent>;
 

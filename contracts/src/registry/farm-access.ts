@@ -15,7 +15,8 @@ export type AccessPurpose = z.infer<typeof AccessPurpose>;
 export const AccessOrigin = z.enum(['owner', 'admin', 'assisted_onboarding', 'policy_issued']);
 export type AccessOrigin = z.infer<typeof AccessOrigin>;
 
-const Purposes = z
+/** A grant's purposes: at least one, none twice. */
+export const AccessPurposes = z
   .array(AccessPurpose)
   .min(1, { message: 'must name at least one purpose' })
   .refine((purposes) => new Set(purposes).size === purposes.length, { message: 'must not repeat a purpose' });
@@ -23,7 +24,7 @@ const Purposes = z
 export const FarmAccessGrantRequest = z
   .strictObject({
     organization_id: z.string().trim().min(1).max(100),
-    purposes: Purposes,
+    purposes: AccessPurposes,
     expires_on: CalendarDate.optional().openapi({ description: 'the last day the grant is live (UTC)' }),
   })
   .openapi('FarmAccessGrantRequest');
@@ -50,6 +51,21 @@ export type FarmAccessGrant = z.infer<typeof FarmAccessGrant>;
 export const FarmAccessList = z.object({ items: z.array(FarmAccessGrant) }).openapi('FarmAccessList');
 export type FarmAccessList = z.infer<typeof FarmAccessList>;
 
+/** How a field agent obtained the farmer's consent (SPEC §6 assisted onboarding). */
+export const ConsentMethod = z.enum(['verbal', 'signed_form', 'ussd', 'sms']);
+export type ConsentMethod = z.infer<typeof ConsentMethod>;
+
+/** The evidence of consent a grant of origin `assisted_onboarding` stands on; the agent who recorded it
+ *  is the grant's `granted_by`, the consented purposes its `purposes`. */
+export const ConsentEvidence = z
+  .object({
+    method: ConsentMethod,
+    recorded_at: DateTime,
+    evidence_ref: z.string().nullable().openapi({ description: 'where the form, recording or message is kept' }),
+  })
+  .openapi('ConsentEvidence');
+export type ConsentEvidence = z.infer<typeof ConsentEvidence>;
+
 /** The farmer (or an admin, or a field agent's enrolment with consent) gave an organization access.
  *  A later grant to the same organization replaces the earlier one. */
 export const FarmAccessGranted = z
@@ -61,6 +77,8 @@ export const FarmAccessGranted = z
     origin: AccessOrigin,
     granted_by: z.string().openapi({ description: 'the subject who granted it' }),
     granted_at: DateTime,
+    /** Present on a grant of origin `assisted_onboarding`: how the farmer consented. */
+    consent: ConsentEvidence.optional(),
   })
   .openapi('FarmAccessGranted');
 

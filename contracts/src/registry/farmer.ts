@@ -4,10 +4,10 @@ import { z } from '../zod';
 export const OnboardingStatus = z.enum(['pending', 'completed']);
 export const UploadChannel = z.enum(['app', 'web', 'whatsapp', 'sms', 'ussd', 'field_agent']);
 
-const PhoneNumber = z
+export const PhoneNumber = z
   .string()
   .regex(/^\+[1-9]\d{6,14}$/, { message: 'must be an E.164 phone number such as +254712345678' });
-const LanguageTag = z
+export const LanguageTag = z
   .string()
   .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a BCP 47 language tag such as en or sw-KE' });
 

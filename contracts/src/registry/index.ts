@@ -5,3 +5,4 @@ export * from './farm-attributes';
 export * from './farm-etag';
 export * from './farmer';
 export * from './field';
+export * from './registration';

@@ -4,5 +4,5 @@ import type { Actor } from '../actor';
  *  the farmer consented to share their data. */
 export const canSeeFarmer = (
   actor: Actor,
-  farmer: { readonly subject: string; readonly data_consent_given: boolean },
+  farmer: { readonly subject: string | null; readonly data_consent_given: boolean },
 ): boolean => actor.isAdmin || actor.subject === farmer.subject || farmer.data_consent_given;

@@ -5,16 +5,27 @@ export type OnboardingStatus = 'pending' | 'completed';
 
 export type Farmer =
   | { readonly status: 'unregistered' }
+  /** The stream a login's own profile would have, when the login claimed an enrolled profile instead. */
+  | { readonly status: 'linked'; readonly subject: string; readonly claimedFarmerId: string }
   | {
       readonly status: 'registered';
       readonly farmerId: string;
-      readonly subject: string;
+      /** The farmer's login; null for a profile a field agent enrolled, until the farmer claims it. */
+      readonly subject: string | null;
       readonly platformFarmerId: string;
       readonly profile: FarmerProfileFields;
       readonly onboardingStatus: OnboardingStatus;
+      /** How a field agent enrolled the farmer; null for a profile the farmer made. */
+      readonly enrolment: FarmerEnrolment | null;
       readonly createdAt: string;
       readonly updatedAt: string;
     };
+
+export interface FarmerEnrolment {
+  readonly organizationId: string;
+  readonly enrolledBy: string;
+  readonly farmId: string;
+}
 
 export type RegisteredFarmer = Extract<Farmer, { status: 'registered' }>;
 
@@ -45,10 +56,39 @@ export const evolveFarmer = (state: Farmer, event: FarmerEvent): Farmer => {
         platformFarmerId: platform_farmer_id,
         profile,
         onboardingStatus: onboarding_status,
+        enrolment: null,
         createdAt: registered_at,
         updatedAt: registered_at,
       };
     }
+    case 'FarmerEnrolled': {
+      const {
+        farmer_id,
+        platform_farmer_id,
+        onboarding_status,
+        registered_by_org_id,
+        enrolled_by,
+        farm_id,
+        enrolled_at,
+        ...profile
+      } = event.data;
+      return {
+        status: 'registered',
+        farmerId: farmer_id,
+        subject: null,
+        platformFarmerId: platform_farmer_id,
+        profile,
+        onboardingStatus: onboarding_status,
+        enrolment: { organizationId: registered_by_org_id, enrolledBy: enrolled_by, farmId: farm_id },
+        createdAt: enrolled_at,
+        updatedAt: enrolled_at,
+      };
+    }
+    case 'FarmerProfileClaimed':
+      // The profile is unchanged, so its updated_at (what a reader compares) stays.
+      return state.status === 'registered' ? { ...state, subject: event.data.subject } : state;
+    case 'FarmerLoginLinked':
+      return { status: 'linked', subject: event.data.subject, claimedFarmerId: event.data.claimed_farmer_id };
     case 'FarmerProfileUpdated':
       if (state.status !== 'registered') return state;
       return {

@@ -1,3 +1,5 @@
+export * from './claim-farmer-profile';
+export * from './enrol-farmer';
 export * from './farmer';
 export * from './farmer-access';
 export * from './farmer-id';

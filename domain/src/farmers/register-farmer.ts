@@ -12,7 +12,7 @@ export interface RegisterFarmer {
 }
 
 export const registerFarmer = (command: RegisterFarmer, state: Farmer): FarmerEvent[] => {
-  if (state.status === 'registered') {
+  if (state.status !== 'unregistered') {
     throw new DomainError('conflict', 'farmer_profile_exists', 'this user already has a farmer profile');
   }
   return [

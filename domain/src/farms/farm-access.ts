@@ -5,7 +5,8 @@ import type { Farm, RegisteredFarm } from './farm';
 /** What decides who sees a farm. The aggregate has it, and so do the registry's read models, so the
  *  command and the query side decide by the same rule. */
 export interface FarmAudience {
-  readonly ownerSubject: string;
+  /** null while a farmer a field agent enrolled has not claimed the profile: only admins manage it. */
+  readonly ownerSubject: string | null;
   readonly isActive: boolean;
   /** The farmer's unrevoked grants, live or expired. */
   readonly organizations: readonly { readonly organization_id: string; readonly expires_on: string | null }[];

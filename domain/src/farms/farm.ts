@@ -1,4 +1,4 @@
-import type { AccessOrigin, AccessPurpose, FarmAttributes, FarmEvent } from '@cropcover/contracts';
+import type { AccessOrigin, AccessPurpose, ConsentEvidence, FarmAttributes, FarmEvent } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 
 export interface FarmField {
@@ -18,6 +18,8 @@ export interface FarmGrant {
   readonly expires_on: string | null;
   readonly origin: AccessOrigin;
   readonly granted_at: string;
+  /** How the farmer consented, for a grant a field agent's enrolment made. */
+  readonly consent?: ConsentEvidence;
 }
 
 export type Farm =
@@ -27,7 +29,8 @@ export type Farm =
       readonly farmId: string;
       readonly platformFarmId: string;
       readonly ownerFarmerId: string;
-      readonly ownerSubject: string;
+      /** The owner's login; null while a farmer enrolled by a field agent has not claimed the profile. */
+      readonly ownerSubject: string | null;
       readonly registeredByOrgId: string | null;
       readonly attributes: FarmAttributes;
       readonly isActive: boolean;
@@ -99,10 +102,20 @@ export const evolveFarm = (state: Farm, event: FarmEvent): Farm => {
       return { ...state, organizations: [...state.organizations, grant] };
     }
     case 'FarmAccessGranted': {
-      const { organization_id, purposes, expires_on, origin, granted_at } = event.data;
+      const { organization_id, purposes, expires_on, origin, granted_at, consent } = event.data;
       const others = state.organizations.filter((grant) => grant.organization_id !== organization_id);
-      return { ...state, organizations: [...others, { organization_id, purposes, expires_on, origin, granted_at }] };
+      const grant: FarmGrant = {
+        organization_id,
+        purposes,
+        expires_on,
+        origin,
+        granted_at,
+        ...(consent && { consent }),
+      };
+      return { ...state, organizations: [...others, grant] };
     }
+    case 'FarmClaimed':
+      return { ...state, ownerSubject: event.data.owner_subject };
     case 'FarmAccessRevoked':
       return {
         ...state,

@@ -1,4 +1,6 @@
+export * from './claim-farm';
 export * from './deactivate-farm';
+export * from './enrol-farm';
 export * from './farm';
 export * from './farm-access';
 export * from './grant-farm-access';

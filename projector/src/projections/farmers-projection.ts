@@ -9,12 +9,17 @@ import { anyOf, recordsetOf } from './batch-parameters';
 type FarmerRow = Insertable<FarmersTable>;
 type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
 
-const HANDLED = new Set<FarmerEvent['type']>(['FarmerRegistered', 'FarmerProfileUpdated']);
+// `FarmerLoginLinked` marks a login's own profile stream as holding a claimed profile: no row of its own.
+const HANDLED = new Set<FarmerEvent['type']>([
+  'FarmerRegistered',
+  'FarmerEnrolled',
+  'FarmerProfileClaimed',
+  'FarmerProfileUpdated',
+]);
+type HandledEvent = Exclude<RevisedFarmerEvent, { type: 'FarmerLoginLinked' }>;
 
-const decode = (event: RecordedEvent<FarmerEvent['type']>): RevisedFarmerEvent => ({
-  ...decodeEvent(event),
-  revision: event.revision,
-});
+const decode = (event: RecordedEvent<FarmerEvent['type']>): HandledEvent =>
+  ({ ...decodeEvent(event), revision: event.revision }) as HandledEvent;
 
 const loadRows = async (
   trx: Transaction<ReadModels>,
@@ -25,7 +30,7 @@ const loadRows = async (
 };
 
 /** The row after the event, or undefined when the event is already reflected (a replay) and changes nothing. */
-const evolve = (row: FarmerRow | undefined, event: RevisedFarmerEvent): FarmerRow | undefined => {
+const evolve = (row: FarmerRow | undefined, event: HandledEvent): FarmerRow | undefined => {
   switch (event.type) {
     case 'FarmerRegistered': {
       if (row) return undefined;
@@ -38,6 +43,21 @@ const evolve = (row: FarmerRow | undefined, event: RevisedFarmerEvent): FarmerRo
         stream_revision: event.revision,
       };
     }
+    case 'FarmerEnrolled': {
+      if (row) return undefined;
+      const { registered_by_org_id: _org, enrolled_by: _agent, farm_id: _farm, enrolled_at, ...farmer } = event.data;
+      return {
+        ...farmer,
+        subject: null,
+        is_active: true,
+        created_at: enrolled_at,
+        updated_at: enrolled_at,
+        stream_revision: event.revision,
+      };
+    }
+    case 'FarmerProfileClaimed':
+      if (!row || row.stream_revision >= event.revision) return undefined;
+      return { ...row, subject: event.data.subject, stream_revision: event.revision };
     case 'FarmerProfileUpdated': {
       if (!row || row.stream_revision >= event.revision) return undefined;
       const { changes, onboarding_status, updated_at } = event.data;

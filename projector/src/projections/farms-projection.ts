@@ -25,6 +25,7 @@ const HANDLED = new Set<FarmEvent['type']>([
   'FarmLinkedToOrganization',
   'FarmAccessGranted',
   'FarmAccessRevoked',
+  'FarmClaimed',
 ]);
 
 const decode = (event: RecordedEvent<FarmEvent['type']>): RevisedFarmEvent => ({
@@ -57,6 +58,9 @@ const evolve = (row: FarmRow | undefined, event: RevisedFarmEvent): FarmRow | un
     case 'FarmDeactivated':
       // The row stays, inactive: issued policies still show the farm, and its owner may still read it.
       return { ...row, is_active: false, updated_at: event.data.deactivated_at, ...revision };
+    case 'FarmClaimed':
+      // The owner's login now manages the farm; the farm itself is unchanged, so is its updated_at.
+      return { ...row, owner_subject: event.data.owner_subject, ...revision };
     case 'FieldRegistered':
     case 'FarmLinkedToOrganization':
     case 'FarmAccessGranted':

@@ -1,5 +1,5 @@
 import { type CommandContext, loadStream } from '@cropcover/application';
-import { FARM_ETAG_HEADER, Farm, type FarmAttributes, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
+import { FARM_ETAG_HEADER, Farm, FarmCreateRequest, farmEtag } from '@cropcover/contracts';
 import { farmAggregate, farmStream, initialFarm, type RegisteredFarmer, registerFarm } from '@cropcover/domain';
 import type { CommandApiDeps } from '../../command-api-deps';
 import { commandContextOf } from '../../command-context';
@@ -7,24 +7,10 @@ import { commandRoute, KEPT_CHANGING } from '../../command-route';
 import { isKeyed, newResourceId } from '../../idempotency/resource-id';
 import { awaitReadModels } from '../../read-your-writes';
 import { ensureFarmer } from '../../registry/ensure-farmer';
+import { attributesOf } from '../../registry/farm-attributes';
 import { farmResponse } from '../../registry/farm-response';
 import { registerWithShareableId } from '../../registry/register-with-shareable-id';
 import { registeredFarm } from '../../registry/registered';
-
-const attributesOf = (body: FarmCreateRequest): FarmAttributes => ({
-  name: body.name,
-  has_irrigation: body.has_irrigation ?? false,
-  farm_type: body.farm_type ?? null,
-  farm_size: body.farm_size ?? null,
-  tenure_type: body.tenure_type ?? null,
-  irrigation_type: body.irrigation_type ?? null,
-  water_source: body.water_source ?? null,
-  common_grown_crops: body.common_grown_crops ?? null,
-  soil_type: body.soil_type ?? null,
-  currency: body.currency ?? null,
-  location: body.location ?? null,
-  country: body.country ?? null,
-});
 
 /** Endpoint 8: a farm owned by the caller's farmer profile (made on first use). */
 export const createFarm = commandRoute('POST /farms/create', {
@@ -72,7 +58,7 @@ const registerNewFarm = (
           farmId,
           platformFarmId,
           ownerFarmerId: owner.farmerId,
-          ownerSubject: owner.subject,
+          ownerSubject: context.principal.sub,
           attributes: attributesOf(body),
           now: context.now,
         },

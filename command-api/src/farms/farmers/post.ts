@@ -24,7 +24,8 @@ export const createFarmerProfile = commandRoute('POST /farms/farmers', {
   const farmerId = farmerIdForSubject(context.principal.sub);
   const stream = farmerStream(farmerId);
   const existing = await loadAggregate(deps.eventStore, stream, farmerAggregate);
-  if (existing.status === 'registered') throw profileExists();
+  // A login that claimed an enrolled profile holds that one (its own stream says so).
+  if (existing.status !== 'unregistered') throw profileExists();
   const outcome = await registerFarmerProfile(
     deps.eventStore,
     context,

@@ -7,7 +7,8 @@ import type { NullableJsonStringArray, Timestamp } from '../../columns';
 
 export interface FarmersTable {
   farmer_id: string;
-  subject: string;
+  /** null for a profile a field agent enrolled, until the farmer claims it. */
+  subject: string | null;
   platform_farmer_id: string;
   first_name: string;
   last_name: string;
@@ -28,7 +29,8 @@ export interface FarmsTable {
   farm_id: string;
   platform_farm_id: string;
   owner_farmer_id: string;
-  owner_subject: string;
+  /** null while the owner is a farmer enrolled by a field agent who has not claimed the profile. */
+  owner_subject: string | null;
   registered_by_org_id: string | null;
   name: string;
   has_irrigation: boolean;

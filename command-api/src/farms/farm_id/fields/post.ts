@@ -5,6 +5,7 @@ import { commandContextOf } from '../../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { isKeyed, newResourceId } from '../../../idempotency/resource-id';
 import { awaitReadModels } from '../../../read-your-writes';
+import { fieldResponse } from '../../../registry/field-response';
 import { registeredFarm } from '../../../registry/registered';
 import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../../farm-problems';
 
@@ -45,13 +46,5 @@ export const registerFieldRoute = commandRoute('POST /farms/{farm_id}/fields', {
   // The farm's last event, not only an append: a keyed retry finding its first run's field waits for it too.
   await awaitReadModels(deps.readYourWrites, res, outcome.position);
   res.location(`/farms/${farm_id}/fields`);
-  return {
-    field_id: field.fieldId,
-    farm_id,
-    name: field.name,
-    area_ha: field.areaHa,
-    location: field.location,
-    crop_type: field.cropType,
-    created_at: field.registeredAt,
-  };
+  return fieldResponse(farm_id, field);
 });

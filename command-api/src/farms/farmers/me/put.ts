@@ -1,10 +1,11 @@
 import { handleCommand } from '@cropcover/application';
 import { FarmerProfile, FarmerUpdateRequest } from '@cropcover/contracts';
-import { farmerAggregate, farmerIdForSubject, farmerStream, updateFarmerProfile } from '@cropcover/domain';
+import { farmerAggregate, updateFarmerProfile } from '@cropcover/domain';
 import { commandContextOf } from '../../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../../command-route';
 import { awaitReadModels } from '../../../read-your-writes';
 import { farmerResponse } from '../../../registry/farmer-response';
+import { ownFarmerStream } from '../../../registry/own-farmer-stream';
 import { registeredFarmer } from '../../../registry/registered';
 
 export const updateOwnFarmerProfile = commandRoute('PUT /farms/farmers/me', {
@@ -19,7 +20,7 @@ export const updateOwnFarmerProfile = commandRoute('PUT /farms/farmers/me', {
   const context = commandContextOf(req, deps.clock.now());
   const outcome = await handleCommand(
     deps.eventStore,
-    farmerStream(farmerIdForSubject(context.principal.sub)),
+    await ownFarmerStream(deps.eventStore, context.principal.sub),
     farmerAggregate,
     (state) => updateFarmerProfile({ changes: body, now: context.now }, state),
     context,
