@@ -6,7 +6,9 @@ import { grantFarmAccessRoute } from './farms/farm_id/access/post';
 import { deleteFarm } from './farms/farm_id/delete';
 import { registerFieldRoute } from './farms/farm_id/fields/post';
 import { updateFarmRoute } from './farms/farm_id/put';
+import { eraseOwnFarmerProfile } from './farms/farmers/me/erase/post';
 import { updateOwnFarmerProfile } from './farms/farmers/me/put';
+import { eraseFarmerProfile } from './farms/farmers/platform_farmer_id/erase/post';
 import { createFarmerProfile } from './farms/farmers/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
@@ -31,6 +33,8 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
   ...tagged('Farm registry', [
     createFarmerProfile,
     updateOwnFarmerProfile,
+    eraseOwnFarmerProfile,
+    eraseFarmerProfile,
     createFarm,
     updateFarmRoute,
     deleteFarm,

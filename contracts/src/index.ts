@@ -197,6 +197,7 @@ export {
 export {
   AccessOrigin,
   AccessPurpose,
+  ERASED_TEXT,
   FARM_ETAG_HEADER,
   Farm,
   FarmAccessGrant,
@@ -210,6 +211,7 @@ export {
   FarmDeactivated,
   FarmEvent,
   FarmerCreateRequest,
+  FarmerErased,
   FarmerEvent,
   FarmerLookupResult,
   FarmerProfile,

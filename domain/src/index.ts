@@ -9,6 +9,8 @@ export { DomainError } from './domain-error';
 // Farmers: the profile aggregate, its deciders, who may see it
 export {
   canSeeFarmer,
+  ERASED_PROFILE,
+  eraseFarmer,
   type Farmer,
   farmerAggregate,
   farmerIdForSubject,

@@ -1,4 +1,5 @@
 import type { AuditLogTables } from './schema/audit-integrator/audit-log-tables';
+import type { FarmerKeyTables } from './schema/command-api/farmer-key-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
@@ -30,6 +31,7 @@ export interface ReadModels
     CheckpointTables,
     IndexReadingsTables,
     WebhookSecretTables,
+    FarmerKeyTables,
     WebhookDeliveryTables,
     PolicyMonitorTables,
     AuditLogTables {

@@ -1,3 +1,4 @@
+export * from './erase-farmer';
 export * from './farmer';
 export * from './farmer-access';
 export * from './farmer-id';

@@ -1,5 +1,6 @@
 import { decodeEvent, isOneOf } from '@cropcover/application';
 import type { FarmerEvent } from '@cropcover/contracts';
+import { ERASED_PROFILE } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
@@ -9,7 +10,7 @@ import { anyOf, recordsetOf } from './batch-parameters';
 type FarmerRow = Insertable<FarmersTable>;
 type RevisedFarmerEvent = FarmerEvent & { readonly revision: number };
 
-const HANDLED = new Set<FarmerEvent['type']>(['FarmerRegistered', 'FarmerProfileUpdated']);
+const HANDLED = new Set<FarmerEvent['type']>(['FarmerRegistered', 'FarmerProfileUpdated', 'FarmerErased']);
 
 const decode = (event: RecordedEvent<FarmerEvent['type']>): RevisedFarmerEvent => ({
   ...decodeEvent(event),
@@ -42,6 +43,12 @@ const evolve = (row: FarmerRow | undefined, event: RevisedFarmerEvent): FarmerRo
       if (!row || row.stream_revision >= event.revision) return undefined;
       const { changes, onboarding_status, updated_at } = event.data;
       return { ...row, ...changes, onboarding_status, updated_at, stream_revision: event.revision };
+    }
+    case 'FarmerErased': {
+      // The events applied before were opened with the key erasure destroyed: scrub what they wrote.
+      if (!row || row.stream_revision >= event.revision) return undefined;
+      const { erased_at } = event.data;
+      return { ...row, ...ERASED_PROFILE, updated_at: erased_at, stream_revision: event.revision };
     }
   }
 };

@@ -21,6 +21,7 @@ import { policySnapshots } from './0017-policy-snapshots';
 import { termSheetPhases } from './0018-term-sheet-phases';
 import { products } from './0019-products';
 import { farmAccessGrants } from './0022-farm-access-grants';
+import { farmerKeys } from './0025-farmer-keys';
 import { auditLog } from './0026-audit-log';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
@@ -51,6 +52,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0018-term-sheet-phases': termSheetPhases,
   '0019-products': products,
   '0022-farm-access-grants': farmAccessGrants,
+  '0025-farmer-keys': farmerKeys,
   '0026-audit-log': auditLog,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,
