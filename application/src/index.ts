@@ -23,6 +23,9 @@ export {
 } from './index-readings/import-readings-csv';
 export { type RecordedReadings, recordIndexReadings, type SourceReading } from './index-readings/record-index-readings';
 export { sourceReadingsOf } from './index-readings/source-readings';
+export { type FarmerKeys, farmerKeysIn } from './personal-data/farmer-keys';
+export { PERSONAL_FIELDS } from './personal-data/personal-fields';
+export { openEvents, sealEvents, withSealedPersonalData } from './personal-data/sealing-event-store';
 export { backtestEvaluation } from './policies/backtest-evaluation';
 export { type DailyRound, type LiveEvaluation, liveEvaluation, type RoundEvaluation } from './policies/live-evaluation';
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';

@@ -1,4 +1,4 @@
-import type { QuoteInputs } from '@cropcover/application';
+import type { FarmerKeys, QuoteInputs } from '@cropcover/application';
 import type { PolicyEnvironment, Quote } from '@cropcover/contracts';
 import type { IndexSourceDefaults, ReadReadingHistory } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
@@ -8,7 +8,10 @@ import type { Kysely } from 'kysely';
 import type { ReadYourWrites } from './read-your-writes';
 
 export interface CommandApiDeps {
+  /** The log as the commands see it: farmers' personal data sealed on append, opened on read. */
   readonly eventStore: EventStore;
+  /** The farmers' data keys: erasure destroys one. */
+  readonly farmerKeys: FarmerKeys;
   readonly clock: Clock;
   readonly readYourWrites: ReadYourWrites;
   /** Read models the commands consult: index readings for pricing and evaluation, payouts to settle. */

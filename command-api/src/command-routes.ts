@@ -7,7 +7,9 @@ import { deleteFarm } from './farms/farm_id/delete';
 import { registerFieldRoute } from './farms/farm_id/fields/post';
 import { updateFarmRoute } from './farms/farm_id/put';
 import { claimFarmerProfileRoute } from './farms/farmers/claim/post';
+import { eraseOwnFarmerProfile } from './farms/farmers/me/erase/post';
 import { updateOwnFarmerProfile } from './farms/farmers/me/put';
+import { eraseFarmerProfile } from './farms/farmers/platform_farmer_id/erase/post';
 import { createFarmerProfile } from './farms/farmers/post';
 import { registerFarmerRoute } from './farms/registrations/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
@@ -36,6 +38,8 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     updateOwnFarmerProfile,
     registerFarmerRoute,
     claimFarmerProfileRoute,
+    eraseOwnFarmerProfile,
+    eraseFarmerProfile,
     createFarm,
     updateFarmRoute,
     deleteFarm,

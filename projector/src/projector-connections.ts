@@ -1,7 +1,8 @@
+import { farmerKeysIn, withSealedPersonalData } from '@cropcover/application';
 import { createEventStore, type EventStore, migrateEventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { migrateReadModels } from '@cropcover/read-store';
-import { createKysely, createPool, type Logger } from '@cropcover/runtime';
+import { createKysely, createPool, type Logger, type PersonalDataKey } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 export interface ProjectorConnections {
@@ -15,13 +16,16 @@ export const connectProjector = async (
   databaseUrl: string,
   eventStoreUrl: string | undefined,
   logger: Logger,
+  personalDataKeys: readonly PersonalDataKey[],
 ): Promise<ProjectorConnections> => {
   const pool = createPool(databaseUrl, logger, { applicationName: 'cropcover-projector' });
   // Without EVENTSTORE_URL the log is the `events` table of the same database.
   if (!eventStoreUrl) await migrateEventStore(pool);
-  const eventStore = createEventStore({ eventstoreUrl: eventStoreUrl, pool });
+  const log = createEventStore({ eventstoreUrl: eventStoreUrl, pool });
   const db = createKysely<ReadModels>(pool);
   await migrateReadModels(db);
+  // A rebuild reads farmers' personal data as every reader does: opened while the key exists.
+  const eventStore = withSealedPersonalData(log, farmerKeysIn(db, personalDataKeys));
   return {
     db,
     eventStore,

@@ -51,6 +51,7 @@ export {
   type ReadModelConsistencyOptions,
 } from './read-your-writes';
 export type * from './schema/audit-integrator/audit-log-tables';
+export type * from './schema/command-api/farmer-key-tables';
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/portfolio-backtest-request-tables';

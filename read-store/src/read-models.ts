@@ -1,4 +1,5 @@
 import type { AuditLogTables } from './schema/audit-integrator/audit-log-tables';
+import type { FarmerKeyTables } from './schema/command-api/farmer-key-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { PortfolioBacktestRequestTables } from './schema/command-api/portfolio-backtest-request-tables';
@@ -32,6 +33,7 @@ export interface ReadModels
     CheckpointTables,
     IndexReadingsTables,
     WebhookSecretTables,
+    FarmerKeyTables,
     WebhookDeliveryTables,
     PolicyMonitorTables,
     PortfolioBacktestRequestTables,

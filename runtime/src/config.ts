@@ -17,6 +17,10 @@ export const SANDBOX_JWT_SECRET = 'cropcover-sandbox-secret-do-not-use-in-produc
 export const SANDBOX_AUDIT_SIGNING_KEY =
   'PRIVATE+KEY+cropcover.example/audit/v1+af582b7c+AS8Apeh4WyPus3HuxqosloKsE/Cu9cy5EKgdO9Y9iYHc';
 
+/** The public sandbox key-encryption key of farmers' personal data when PERSONAL_DATA_KEYS is unset
+ *  (never in production): `<id>:<base64 of 32 bytes>`. */
+export const SANDBOX_PERSONAL_DATA_KEY = 'sandbox1:Y3JvcGNvdmVyLXNhbmRib3gtcGVyc29uYWwtZGF0YS0=';
+
 /** Shortest HS256 secret accepted in production (256 bits of ASCII, as RFC 7518 §3.2 asks). */
 export const MIN_PRODUCTION_SECRET_LENGTH = 32;
 
@@ -143,6 +147,12 @@ export const configVariables = [
     secret: true,
   },
   {
+    name: 'PERSONAL_DATA_KEYS',
+    description:
+      "Key-encryption keys of farmers' personal data (SPEC §6 erasure), `<id>:<base64 of 32 bytes>` comma-separated: the first wraps new farmer keys, every one unwraps (rotation: put the new key first, keep the old ones). In the sandbox it defaults to a public key; production must set it.",
+    secret: true,
+  },
+  {
     name: 'AUDIT_CHECKPOINT_DIR',
     description:
       'The checkpoint sink: a directory each signed checkpoint is written to once, as `<size>.checkpoint` (object storage with a retention lock in production). Unset: `<DATA_DIR>/audit-checkpoints`.',
@@ -236,6 +246,14 @@ export interface Config {
   /** Signs the audit log's checkpoints; undefined in production without AUDIT_SIGNING_KEY (no integrator). */
   readonly auditSigningKey: string | undefined;
   readonly auditCheckpointDir: string;
+  /** Wrap and unwrap the per-farmer keys of personal data; the first wraps new ones. */
+  readonly personalDataKeys: readonly PersonalDataKey[];
+}
+
+export interface PersonalDataKey {
+  readonly id: string;
+  /** 32 bytes: AES-256-GCM. */
+  readonly key: Buffer;
 }
 
 export class ConfigError extends Error {
@@ -329,6 +347,22 @@ const schema = z
       )
       .optional(),
     AUDIT_CHECKPOINT_DIR: z.string().optional(),
+    PERSONAL_DATA_KEYS: z
+      .string()
+      .transform((value) => value.split(',').map((entry) => entry.trim()))
+      .refine(
+        (entries) =>
+          entries.every((entry) => /^[A-Za-z0-9._-]{1,40}:[A-Za-z0-9+/]{43}=$/.test(entry)) &&
+          new Set(entries.map((entry) => entry.split(':')[0])).size === entries.length,
+        { error: 'must be a comma-separated list of <id>:<base64 of 32 bytes>, each id once' },
+      )
+      .transform((entries) =>
+        entries.map((entry) => {
+          const [id, key] = entry.split(':') as [string, string];
+          return { id, key: Buffer.from(key, 'base64') };
+        }),
+      )
+      .optional(),
     OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
     OTEL_SDK_DISABLED: flag,
@@ -376,6 +410,8 @@ const schema = z
         path: ['AUDIT_SIGNING_KEY'],
         message: 'the public sandbox key is not allowed in production',
       });
+    if (!env.PERSONAL_DATA_KEYS)
+      context.addIssue({ code: 'custom', path: ['PERSONAL_DATA_KEYS'], message: 'must be set in production' });
     if (env.AUTH_JWKS_URL) {
       if (!env.AUTH_JWKS_URL.startsWith('https://'))
         context.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'must be an https:// URL in production' });
@@ -450,6 +486,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     auditSigningKey:
       values.AUDIT_SIGNING_KEY ?? (values.APP_ENV === 'production' ? undefined : SANDBOX_AUDIT_SIGNING_KEY),
     auditCheckpointDir: values.AUDIT_CHECKPOINT_DIR ?? join(values.DATA_DIR, 'audit-checkpoints'),
+    personalDataKeys: values.PERSONAL_DATA_KEYS ?? [
+      {
+        id: SANDBOX_PERSONAL_DATA_KEY.split(':')[0]!,
+        key: Buffer.from(SANDBOX_PERSONAL_DATA_KEY.split(':')[1]!, 'base64'),
+      },
+    ],
     tracing: {
       enabled:
         !values.OTEL_SDK_DISABLED &&

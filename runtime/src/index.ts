@@ -10,8 +10,10 @@ export {
   type LogLevel,
   loadConfig,
   MIN_PRODUCTION_SECRET_LENGTH,
+  type PersonalDataKey,
   SANDBOX_AUDIT_SIGNING_KEY,
   SANDBOX_JWT_SECRET,
+  SANDBOX_PERSONAL_DATA_KEY,
   type TraceSampler,
   type TracingConfig,
 } from './config';

@@ -17,7 +17,9 @@ const sensitiveKeys = [
   'jwtSecret',
   'password',
 ];
-const redactPaths = sensitiveKeys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+// Farmers' personal data (SPEC §6) must not outlive an erasure in a log line either.
+const personalKeys = ['first_name', 'last_name', 'phone_number', 'whatsapp_number'];
+const redactPaths = [...sensitiveKeys, ...personalKeys].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
 const urlCredentials = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*):[^\s/?#@]*@/gi;
 

@@ -1,4 +1,4 @@
-import { pricedQuotes, readingHistoryCache } from '@cropcover/application';
+import { farmerKeysIn, pricedQuotes, readingHistoryCache, withSealedPersonalData } from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -99,7 +99,12 @@ export const startService = async (
   // matter. Without EVENTSTORE_URL the log is the `events` table of the same database.
   if (!config.eventStoreUrl) await migrateEventStore(pool);
   await migrateReadModels(db);
-  const eventStore = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
+  // Every reader and writer sees farmers' personal data through the sealing store (SPEC §6 erasure): sealed
+  // in the log, open while the farmer's key exists. The Kafka publisher alone reads the log beneath, so the
+  // topics carry only the sealed text.
+  const log = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
+  const farmerKeys = farmerKeysIn(db, config.personalDataKeys);
+  const eventStore = withSealedPersonalData(log, farmerKeys);
   const metrics = createMetrics(options.scrapeMetrics);
   const stops: (() => Promise<void>)[] = [];
 
@@ -113,7 +118,12 @@ export const startService = async (
       })
     : undefined;
   const publisher = runs('projector')
-    ? await startConfiguredIntegrationPublisher(config, { eventStore, db, logger, metricsRegistry: metrics.registry })
+    ? await startConfiguredIntegrationPublisher(config, {
+        eventStore: log,
+        db,
+        logger,
+        metricsRegistry: metrics.registry,
+      })
     : undefined;
   // The tree is built over the PostgreSQL log; on KurrentDB the audit chain is not there yet (issue 20).
   const auditSigner = config.auditSigningKey ? parseSignerKey(config.auditSigningKey) : undefined;
@@ -181,6 +191,7 @@ export const startService = async (
       app.use(
         createCommandRouter({
           eventStore,
+          farmerKeys,
           clock: systemClock,
           readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
           db,

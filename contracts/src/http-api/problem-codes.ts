@@ -43,6 +43,7 @@ export const PROBLEM_STATUSES = {
   // Farm registry
   farmer_profile_exists: 409,
   farmer_profile_not_found: 404,
+  farmer_erased: 422,
   farm_exists: 409,
   not_farm_owner: 403,
   version_conflict: 409,

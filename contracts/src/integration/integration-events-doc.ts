@@ -80,7 +80,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.registryEvents,
       'RegistryEventMessage',
       '`aggregate_id` (the farm, farmer or index source id)',
-      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted` (with the `consent` of the farmer when a field agent enrolled them), `FarmAccessRevoked`, `FarmClaimed`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerEnrolled` (by a field agent), `FarmerProfileClaimed`, `FarmerLoginLinked`, `FarmerProfileUpdated`, `IndexSourceRegistered`.',
+      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted` (with the `consent` of the farmer when a field agent enrolled them), `FarmAccessRevoked`, `FarmClaimed`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerEnrolled` (by a field agent), `FarmerProfileClaimed`, `FarmerLoginLinked`, `FarmerProfileUpdated`, `FarmerErased`, `IndexSourceRegistered`. A farmer\'s personal fields are carried sealed, as the log stores them (`sealed:v1:<farmer_id>:<base64>`, AES-256-GCM with the farmer\'s key, which never leaves the service): `first_name`, `last_name`, `phone_number`, `whatsapp_number` of `FarmerRegistered`, of `FarmerEnrolled` and of `FarmerProfileUpdated.changes`, `name` and `location` of `FarmRegistered` and of `FarmUpdated.changes`. Read them in clear through the API while the farmer allows it; after `FarmerErased` no key opens them again (the API shows `"[erased]"` or `null`).',
       RegistryEventMessage,
     ),
     '',

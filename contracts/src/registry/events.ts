@@ -62,6 +62,12 @@ export const FarmerProfileUpdated = z
   })
   .openapi('FarmerProfileUpdated');
 
+/** The farmer asked to be erased (SPEC §6): their data key is destroyed, so every sealed personal field
+ *  of their events reads as erased from then on. */
+export const FarmerErased = z
+  .object({ farmer_id: z.string(), erased_at: DateTime, erased_by: z.enum(['farmer', 'admin']) })
+  .openapi('FarmerErased');
+
 /** Claims a shareable code (PF-…, PM-…) for good: the stream `shareable-id-<code>` exists once. */
 export const ShareableIdClaimed = z.object({ code: z.string(), claimed_by: z.string() }).openapi('ShareableIdClaimed');
 
@@ -92,7 +98,13 @@ export const FarmRegistered = FarmAttributes.extend({
 }).openapi('FarmRegistered');
 
 export const FarmUpdated = z
-  .object({ farm_id: z.string(), changes: FarmAttributes.partial(), updated_at: DateTime })
+  .object({
+    farm_id: z.string(),
+    /** Whose key seals the changed name and location; absent on events stored before sealing. */
+    owner_farmer_id: z.string().optional(),
+    changes: FarmAttributes.partial(),
+    updated_at: DateTime,
+  })
   .openapi('FarmUpdated');
 
 export const FarmDeactivated = z.object({ farm_id: z.string(), deactivated_at: DateTime }).openapi('FarmDeactivated');
@@ -131,6 +143,7 @@ export const FarmerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('FarmerEnrolled'), data: FarmerEnrolled }),
   z.object({ type: z.literal('FarmerProfileClaimed'), data: FarmerProfileClaimed }),
   z.object({ type: z.literal('FarmerLoginLinked'), data: FarmerLoginLinked }),
+  z.object({ type: z.literal('FarmerErased'), data: FarmerErased }),
 ]);
 export type FarmerEvent = z.infer<typeof FarmerEvent>;
 

@@ -1,6 +1,9 @@
 import { DateTime, TrimmedText } from '../common';
 import { z } from '../zod';
 
+/** What a personal text field of an erased farmer reads as where the contract needs a string (SPEC §6). */
+export const ERASED_TEXT = '[erased]';
+
 export const OnboardingStatus = z.enum(['pending', 'completed']);
 export const UploadChannel = z.enum(['app', 'web', 'whatsapp', 'sms', 'ussd', 'field_agent']);
 

@@ -1,6 +1,7 @@
 import type { FarmerEvent, FarmerProfileFields } from '@cropcover/contracts';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../testing/decider-spec';
+import { eraseFarmer } from './erase-farmer';
 import { evolveFarmer, initialFarmer } from './farmer';
 import { farmerIdForSubject } from './farmer-id';
 import { type RegisterFarmer, registerFarmer } from './register-farmer';
@@ -125,5 +126,35 @@ describe('updating a farmer profile', () => {
       .given([])
       .when({ changes: { language: 'en' }, now: later })
       .thenRefuses('not_found', 'farmer_profile_not_found');
+  });
+});
+
+describe('erasing a farmer', () => {
+  const spec = deciderSpec(initialFarmer, evolveFarmer, eraseFarmer);
+  const later = new Date('2026-03-03T10:00:00.000Z');
+  const erased: FarmerEvent = {
+    type: 'FarmerErased',
+    data: { farmer_id: farmerIdForSubject('u1'), erased_at: later.toISOString(), erased_by: 'farmer' },
+  };
+
+  it('records the erasure', () => {
+    spec.given([registered]).when({ erasedBy: 'farmer', now: later }).thenEvents([erased]);
+  });
+
+  it('records nothing when asked again', () => {
+    spec.given([registered, erased]).when({ erasedBy: 'admin', now: later }).thenEvents([]);
+  });
+
+  it('refuses when there is no profile', () => {
+    spec.given([]).when({ erasedBy: 'admin', now: later }).thenRefuses('not_found', 'farmer_profile_not_found');
+  });
+
+  it('shows the profile erased and takes no more personal data', () => {
+    const state = [registered, erased].reduce(evolveFarmer, initialFarmer);
+    expect(state).toMatchObject({ profile: { first_name: '[erased]', last_name: '[erased]', phone_number: null } });
+    deciderSpec(initialFarmer, evolveFarmer, updateFarmerProfile)
+      .given([registered, erased])
+      .when({ changes: { first_name: 'Amina' }, now: later })
+      .thenRefuses('rejected', 'farmer_erased');
   });
 });

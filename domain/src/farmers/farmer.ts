@@ -1,4 +1,4 @@
-import type { FarmerEvent, FarmerProfileFields } from '@cropcover/contracts';
+import { ERASED_TEXT, type FarmerEvent, type FarmerProfileFields } from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 
 export type OnboardingStatus = 'pending' | 'completed';
@@ -19,6 +19,8 @@ export type Farmer =
       readonly enrolment: FarmerEnrolment | null;
       readonly createdAt: string;
       readonly updatedAt: string;
+      /** When the farmer was erased (SPEC §6): their personal fields read as erased for good. */
+      readonly erasedAt?: string;
     };
 
 export interface FarmerEnrolment {
@@ -97,8 +99,24 @@ export const evolveFarmer = (state: Farmer, event: FarmerEvent): Farmer => {
         onboardingStatus: event.data.onboarding_status,
         updatedAt: event.data.updated_at,
       };
+    case 'FarmerErased':
+      if (state.status !== 'registered') return state;
+      return {
+        ...state,
+        profile: { ...state.profile, ...ERASED_PROFILE },
+        erasedAt: event.data.erased_at,
+        updatedAt: event.data.erased_at,
+      };
   }
 };
+
+/** What an erased profile shows: the contract's placeholders for its personal fields. */
+export const ERASED_PROFILE = {
+  first_name: ERASED_TEXT,
+  last_name: ERASED_TEXT,
+  phone_number: null,
+  whatsapp_number: null,
+} as const satisfies Partial<FarmerProfileFields>;
 
 /** `farmer-<farmer_id>`: one farmer's profile. */
 export const farmerStream = streamName('farmer');

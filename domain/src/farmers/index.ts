@@ -1,5 +1,6 @@
 export * from './claim-farmer-profile';
 export * from './enrol-farmer';
+export * from './erase-farmer';
 export * from './farmer';
 export * from './farmer-access';
 export * from './farmer-id';

@@ -13,6 +13,13 @@ export const updateFarmerProfile = (command: UpdateFarmerProfile, state: Farmer)
   if (state.status !== 'registered') {
     throw new DomainError('not_found', 'farmer_profile_not_found', 'this user has no farmer profile yet');
   }
+  if (state.erasedAt !== undefined) {
+    throw new DomainError(
+      'rejected',
+      'farmer_erased',
+      'this farmer profile was erased: it takes no more personal data',
+    );
+  }
   const changes = changedFields(state.profile, command.changes);
   if (Object.keys(changes).length === 0) return [];
   return [

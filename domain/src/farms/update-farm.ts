@@ -40,7 +40,12 @@ export const updateFarm = (command: UpdateFarm, state: Farm): FarmEvent[] => {
   return [
     {
       type: 'FarmUpdated',
-      data: { farm_id: farm.farmId, changes, updated_at: laterTimestamp(command.now, farm.updatedAt) },
+      data: {
+        farm_id: farm.farmId,
+        owner_farmer_id: farm.ownerFarmerId,
+        changes,
+        updated_at: laterTimestamp(command.now, farm.updatedAt),
+      },
     },
   ];
 };

@@ -1,5 +1,6 @@
 import { decodeEvent, isOneOf } from '@cropcover/application';
 import type { FarmerEvent } from '@cropcover/contracts';
+import { ERASED_PROFILE } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmersTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Transaction } from 'kysely';
@@ -15,6 +16,7 @@ const HANDLED = new Set<FarmerEvent['type']>([
   'FarmerEnrolled',
   'FarmerProfileClaimed',
   'FarmerProfileUpdated',
+  'FarmerErased',
 ]);
 type HandledEvent = Exclude<RevisedFarmerEvent, { type: 'FarmerLoginLinked' }>;
 
@@ -62,6 +64,12 @@ const evolve = (row: FarmerRow | undefined, event: HandledEvent): FarmerRow | un
       if (!row || row.stream_revision >= event.revision) return undefined;
       const { changes, onboarding_status, updated_at } = event.data;
       return { ...row, ...changes, onboarding_status, updated_at, stream_revision: event.revision };
+    }
+    case 'FarmerErased': {
+      // The events applied before were opened with the key erasure destroyed: scrub what they wrote.
+      if (!row || row.stream_revision >= event.revision) return undefined;
+      const { erased_at } = event.data;
+      return { ...row, ...ERASED_PROFILE, updated_at: erased_at, stream_revision: event.revision };
     }
   }
 };

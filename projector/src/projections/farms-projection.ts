@@ -1,5 +1,5 @@
 import { decodeEvent, isOneOf } from '@cropcover/application';
-import type { FarmEvent } from '@cropcover/contracts';
+import { ERASED_TEXT, type FarmEvent } from '@cropcover/contracts';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { FarmFieldsTable, FarmOrganizationsTable, FarmsTable, ReadModels } from '@cropcover/read-store';
 import type { Insertable, Selectable, Transaction } from 'kysely';
@@ -206,25 +206,44 @@ export const farmsProjection: Projection = {
   name: 'farms',
   tables: ['farms', 'farm_fields', 'farm_organizations'],
   apply: async (trx, events) => {
-    const farmEvents = events.filter(isOneOf(HANDLED)).map(decode);
-    if (farmEvents.length === 0) return;
-    const rows = await loadRows(trx, [...new Set(farmEvents.map((event) => event.data.farm_id))]);
-    const changed = new Map<string, FarmRow>();
-    const fields: FieldRow[] = [];
-    const grants = new Map<string, GrantChange>();
-    for (const event of farmEvents) {
-      const field = fieldRow(event);
-      if (field) fields.push(field);
-      const next = evolve(rows.get(event.data.farm_id), event);
-      if (!next) continue;
-      rows.set(next.farm_id, next);
-      changed.set(next.farm_id, next);
-      // Only once the farm row has taken the event: a replayed revoke or grant must not undo a later one.
-      const change = grantChange(event);
-      if (change) grants.set(keyOfChange(change), foldGrantChange(grants.get(keyOfChange(change)), change));
-    }
-    await upsertFarms(trx, [...changed.values()]);
-    await insertFields(trx, fields);
-    await writeGrantChanges(trx, [...grants.values()]);
+    await applyFarmEvents(trx, events);
+    await scrubErasedOwners(trx, events);
   },
+};
+
+/** A farmer erased (SPEC §6): their farms' names and locations read as erased. The events read so far
+ *  were opened with the key erasure destroyed; those read from now on show the placeholders already. */
+const scrubErasedOwners = async (trx: Transaction<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const erased = events.filter(isOneOf(ERASURES)).map((event) => decodeEvent(event).data.farmer_id);
+  if (erased.length === 0) return;
+  await trx
+    .updateTable('farms')
+    .set({ name: ERASED_TEXT, location: null })
+    .where('owner_farmer_id', 'in', erased)
+    .execute();
+};
+
+const ERASURES = new Set(['FarmerErased'] as const);
+
+const applyFarmEvents = async (trx: Transaction<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const farmEvents = events.filter(isOneOf(HANDLED)).map(decode);
+  if (farmEvents.length === 0) return;
+  const rows = await loadRows(trx, [...new Set(farmEvents.map((event) => event.data.farm_id))]);
+  const changed = new Map<string, FarmRow>();
+  const fields: FieldRow[] = [];
+  const grants = new Map<string, GrantChange>();
+  for (const event of farmEvents) {
+    const field = fieldRow(event);
+    if (field) fields.push(field);
+    const next = evolve(rows.get(event.data.farm_id), event);
+    if (!next) continue;
+    rows.set(next.farm_id, next);
+    changed.set(next.farm_id, next);
+    // Only once the farm row has taken the event: a replayed revoke or grant must not undo a later one.
+    const change = grantChange(event);
+    if (change) grants.set(keyOfChange(change), foldGrantChange(grants.get(keyOfChange(change)), change));
+  }
+  await upsertFarms(trx, [...changed.values()]);
+  await insertFields(trx, fields);
+  await writeGrantChanges(trx, [...grants.values()]);
 };

@@ -22,6 +22,7 @@ import { termSheetPhases } from './0018-term-sheet-phases';
 import { products } from './0019-products';
 import { farmAccessGrants } from './0022-farm-access-grants';
 import { assistedOnboarding } from './0023-assisted-onboarding';
+import { farmerKeys } from './0025-farmer-keys';
 import { auditLog } from './0026-audit-log';
 import { auditSigningKeys } from './0029-audit-signing-keys';
 import { programmes } from './0030-programmes';
@@ -56,6 +57,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0019-products': products,
   '0022-farm-access-grants': farmAccessGrants,
   '0023-assisted-onboarding': assistedOnboarding,
+  '0025-farmer-keys': farmerKeys,
   '0026-audit-log': auditLog,
   '0029-audit-signing-keys': auditSigningKeys,
   '0030-programmes': programmes,

@@ -11,7 +11,7 @@ const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'projector-rebuild' });
 const database = await resolveDatabaseUrl(config, logger);
 try {
-  const connections = await connectProjector(database.url, config.eventStoreUrl, logger);
+  const connections = await connectProjector(database.url, config.eventStoreUrl, logger, config.personalDataKeys);
   try {
     const result = await rebuildProjections({ ...connections, projections: readModelProjections });
     logger.info(

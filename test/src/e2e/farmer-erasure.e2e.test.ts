@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { addDays, today } from '../support/calendar';
+import { recordReadings } from '../support/index-readings';
+import { expectProblem } from '../support/problem-assertions';
+import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
+
+// SPEC §6 erasure (issue 25): a farmer's personal data is sealed with their key before it reaches the
+// log, and erasure destroys the key. Afterwards a marker in their name is nowhere in clear — the events
+// table, any table of the read store, a rebuild, the service's logs — while their policy still evaluates
+// and pays and the audit bundle still verifies.
+
+const run = promisify(execFile);
+let database: TestDatabase;
+let service: RunningService;
+let api: ApiClient;
+let client: pg.Client;
+
+const marker = `Zqmark${Date.now().toString(36)}`;
+const owner: Caller = { sub: `farmer-erased-${Date.now()}` };
+const insurer: Caller = { sub: 'underwriter-e', org: 'org-erasure', roles: ['insurer'] };
+const feed: Caller = { sub: 'erasure-feed', org: insurer.org, roles: ['data_provider'] };
+const admin: Caller = { sub: 'ops-e', org: 'org-ops', roles: ['admin'] };
+
+/** Every table of the read store and the log whose rows, as text, contain the marker. */
+const tablesHoldingMarker = async (): Promise<string[]> => {
+  const tables = await client.query<{ name: string }>(
+    `select quote_ident(table_schema) || '.' || quote_ident(table_name) as name from information_schema.tables
+      where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'`,
+  );
+  const holding: string[] = [];
+  for (const { name } of tables.rows) {
+    const found = await client.query(`select 1 from ${name} t where t::text like $1 limit 1`, [`%${marker}%`]);
+    if (found.rowCount) holding.push(name);
+  }
+  return holding;
+};
+
+const cli = (script: 'audit' | 'rebuild', ...args: string[]) =>
+  run('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' },
+  });
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2e_farmer_erasure');
+  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false', LOG_LEVEL: 'debug' });
+  api = apiClient(service.baseUrl);
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await client?.end();
+  await service?.stop();
+  await database?.drop();
+});
+
+describe('erasing a farmer', () => {
+  it('leaves no clear personal data anywhere, and the policy still pays and verifies', async () => {
+    const created = await api.post(
+      '/farms/farmers',
+      owner,
+      { first_name: `Amina${marker}`, last_name: 'Otieno', phone_number: '+254712345678', data_consent_given: true },
+      { 'idempotency-key': `profile-${marker}` },
+    );
+    expect(created.status).toBe(201);
+    const farm = await api.post('/farms/create', owner, { name: 'Shamba', location: 'by the river' });
+    expect(farm.status).toBe(201);
+    const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+      field_id: `plot-${marker}`,
+      name: 'North plot',
+      area_ha: 2.5,
+      location: { lat: -1.29, lon: 36.82 },
+    });
+    expect(field.status).toBe(201);
+    const cover = { farm_id: farm.body.farm_id, field_id: field.body.field_id };
+    expect(
+      (
+        await api.post(`/farms/${cover.farm_id}/access`, owner, {
+          organization_id: insurer.org,
+          purposes: ['insurance'],
+        })
+      ).status,
+    ).toBe(201);
+    const policy = await api.post('/insurance/policies', insurer, {
+      ...cover,
+      perils: ['flood', 'storm'],
+      sum_insured: 10000,
+      currency: 'USD',
+      term_start: addDays(today(), -5),
+      term_end: addDays(today(), 90),
+    });
+    expect(policy.status).toBe(201);
+
+    // Sealed from the start: the log never held the name or phone in clear; the API shows them.
+    const sealedInLog = await client.query(`select 1 from events where data::text like any($1)`, [
+      [`%${marker}%`, '%+254712345678%', '%by the river%'],
+    ]);
+    expect(sealedInLog.rowCount).toBe(0);
+    expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({ first_name: `Amina${marker}` });
+
+    // Only an admin erases someone else.
+    expectProblem(
+      await api.post(`/farms/farmers/${created.body.platform_farmer_id}/erase`, insurer, {}),
+      403,
+      'forbidden',
+    );
+    const erased = await api.post('/farms/farmers/me/erase', owner, {});
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({ first_name: '[erased]', last_name: '[erased]', phone_number: null });
+    // Asked again (here by an admin), nothing more to do.
+    expect((await api.post(`/farms/farmers/${created.body.platform_farmer_id}/erase`, admin, {})).status).toBe(200);
+    expect(Number((await client.query(`select count(*) from events where type = 'FarmerErased'`)).rows[0].count)).toBe(
+      1,
+    );
+
+    expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({
+      first_name: '[erased]',
+      phone_number: null,
+    });
+    expect((await api.get(`/farms/${cover.farm_id}`, owner)).body).toMatchObject({ name: '[erased]', location: null });
+    expectProblem(await api.put('/farms/farmers/me', owner, { first_name: 'Again' }), 422, 'farmer_erased');
+    expect(await tablesHoldingMarker()).toEqual([]);
+
+    // A rebuild of every read model from the log reads the erased values, not the names.
+    await cli('rebuild');
+    expect(await tablesHoldingMarker()).toEqual([]);
+    expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({ first_name: '[erased]' });
+
+    // The policy is untouched: it evaluates and pays.
+    await recordReadings(api, feed, cover, 'rainfall_mm', policy.body.term_start, [40, 40, 40, 40, 20]);
+    const evaluated = await api.post(`/insurance/policies/${policy.body.policy_id}/evaluate`, insurer, {});
+    expect(evaluated.status).toBe(200);
+    expect(evaluated.body).toMatchObject({ total_payout: 2000, payout_count: 1, policy_status: 'claimed' });
+
+    // The log's hashes cover the sealed text: the audit bundle still verifies against the signed checkpoints.
+    const keys = (await api.get('/audit/keys')).body.keys as { vkey: string }[];
+    const directory = await mkdtemp(join(tmpdir(), 'erasure-audit-'));
+    const bundle = join(directory, 'bundle.json');
+    let exported: unknown;
+    for (let attempt = 0; attempt < 30 && exported === undefined; attempt += 1) {
+      exported = await cli('audit', 'export', policy.body.policy_id, '--out', bundle).catch(
+        () => new Promise((resolve) => setTimeout(() => resolve(undefined), 1_000)),
+      );
+    }
+    expect(JSON.parse(await readFile(bundle, 'utf8'))).toBeTruthy();
+    await cli('audit', 'verify', bundle, ...keys.flatMap((key) => ['--key', key.vkey]));
+
+    // Nothing the service logged (at debug) carries the name.
+    expect(service.output()).not.toContain(marker);
+  }, 180_000);
+});
