@@ -6,8 +6,9 @@ import { sheetDigest } from '@cropcover/domain';
 import { TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
 import { createPostgresEventStore } from '@cropcover/eventstore';
 import { policyStory } from '@cropcover/projector/testing';
-import { createLogger, createPool } from '@cropcover/runtime';
+import { createLogger, createPool, SANDBOX_AUDIT_SIGNING_KEY } from '@cropcover/runtime';
 import { createTestDatabase, describeNeeding, type TestDatabase } from '@cropcover/runtime/testing';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
@@ -464,6 +465,97 @@ describeNeeding('the console', chromiumMissing, () => {
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('Could not load the programme');
       expect(await page.locator('[data-exposure]').count()).toBe(0);
       expect(requested.some((url) => url.includes(`/insurance/programmes/${programmeId}`))).toBe(true);
+      await page.close();
+    });
+  });
+
+  describe('the audit of a policy', () => {
+    const withDatabase = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return await work(client);
+      } finally {
+        await client.end();
+      }
+    };
+    const marks = () =>
+      page
+        .locator('[data-events] tbody tr')
+        .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-revision'), row.getAttribute('data-proof')]));
+
+    // Every event of the log is in the tree and a signed checkpoint covers them all (the integrator signs
+    // every 2 s): nothing the page shows is pending.
+    beforeAll(async () => {
+      const appended = await withDatabase(async (client) =>
+        Number((await client.query('select count(*) as count from events')).rows[0].count),
+      );
+      await expect
+        .poll(async () => (await api.get('/audit/checkpoints/latest', insurer)).body.size ?? 0, {
+          timeout: 20_000,
+          interval: 250,
+        })
+        .toBeGreaterThanOrEqual(appended);
+    });
+
+    it('publishes the key that signs the checkpoints', async () => {
+      const { status, body } = await api.get('/audit/keys', insurer);
+      expect(status).toBe(200);
+      // The sandbox signer key is PRIVATE+KEY+<name>+<key id>+…: its verifier key starts <name>+<key id>+.
+      const [, , name, keyId] = SANDBOX_AUDIT_SIGNING_KEY.split('+');
+      expect(body.keys).toEqual([expect.objectContaining({ name, key_id: keyId, algorithm: 'ed25519' })]);
+      expect(body.keys[0].vkey.startsWith(`${name}+${keyId}+`)).toBe(true);
+    });
+
+    it('opens from the policy and shows every event proven against the signed checkpoint, from the keyboard too', async () => {
+      await openPage();
+      await signIn(insurer, `/console/policies/${paid.policyId}`);
+      await page.getByRole('link', { name: /Audit/ }).click();
+      await page.locator('[data-events]').waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/console/policies/${paid.policyId}/audit`);
+      const events = (await api.get(`/insurance/policies/${paid.policyId}/events`, insurer)).body.total;
+      expect(events).toBeGreaterThanOrEqual(2);
+      const shown = await marks();
+      expect(shown).toEqual(Array.from({ length: events }, (_, revision) => [String(revision), 'proven']));
+      expect(await page.getByRole('status').textContent()).toContain(`${events} of ${events} events proven`);
+      expect(await page.locator('[data-mark="proven"]').first().textContent()).toMatch(/^Proven \(leaf \d+\)$/);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
+      await page.close();
+    });
+
+    it('shows another organization’s token none of it', async () => {
+      await openPage();
+      await signIn(otherInsurer, `/console/policies/${paid.policyId}/audit`);
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toContain(`No policy ${paid.policyId} is visible to you`);
+      expect(await page.locator('[data-events]').count()).toBe(0);
+      await page.close();
+    });
+
+    // Last: it leaves the log edited.
+    it('marks the one event whose payload was edited in the database as failing, and only that one', async () => {
+      const stream = `policy-${paid.policyId}`;
+      const edited = await withDatabase(async (client) => {
+        const { rows } = await client.query(
+          `update events set stored_data = left(stored_data, -1) || ',"tampered":true}',
+             data = data || '{"tampered": true}'
+           where stream_id = $1 and stream_revision = (select max(stream_revision) from events where stream_id = $1)
+           returning stream_revision`,
+          [stream],
+        );
+        return String(rows[0].stream_revision);
+      });
+      await openPage();
+      await signIn(insurer, `/console/policies/${paid.policyId}/audit`);
+      await page.locator('[data-events]').waitFor();
+      const shown = await marks();
+      expect(shown.filter(([, proof]) => proof !== 'proven')).toEqual([[edited, 'failing']]);
+      const mark = page.locator(`[data-revision="${edited}"] [data-mark]`);
+      expect(await mark.textContent()).toBe('Failing: its stored bytes do not hash to its leaf');
+      expect(await page.getByRole('status').textContent()).toContain('1 of');
+      expect(await axeViolations(page)).toEqual([]);
       await page.close();
     });
   });

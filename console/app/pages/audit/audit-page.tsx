@@ -1,46 +1,20 @@
-import type { AuditCheckpoint } from '@cropcover/contracts';
-import {
-  type AuditKey,
-  getLatestCheckpoint,
-  listAuditKeys,
-  listProvenEvents,
-  type ProvenAuditEvent,
-} from '../../api/audit';
+import { listAuditKeys, listProvenEvents } from '../../api/audit';
 import { useResource } from '../../api/use-resource';
 import { timestamp } from '../../format';
 import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
-import { type EventProof, proveEvents } from './event-proofs';
+import { type EventProof, type ProvenPolicy, provePolicyEvents } from './event-proofs';
 import { ProofMark } from './proof-mark';
-import { type OpenedCheckpoint, openCheckpoint, parseVerifierKey } from './signed-checkpoint';
+import { parseVerifierKey } from './signed-checkpoint';
 
 // The audit of a policy (SPEC §8): its events, each proven in this browser against the latest signed
 // checkpoint — the signature checked with the published keys, each leaf recomputed from the event's stored
-// bytes and its inclusion proof folded up to the signed root. The API's word is taken for nothing.
+// bytes and its inclusion proof folded up to the signed root. The API's word is taken for no hash.
 
-interface Audit {
-  readonly events: readonly ProvenAuditEvent[];
-  readonly proofs: readonly EventProof[];
-  readonly checkpoint: OpenedCheckpoint;
-  readonly keys: readonly AuditKey[];
-}
-
-const loadAudit = async (policyId: string, signal: AbortSignal): Promise<Audit> => {
-  // The checkpoint first: events appended after it are pending, not failing.
-  const [checkpoint, keys] = await Promise.all([getLatestCheckpoint(signal), listAuditKeys(signal)]);
-  const events = await listProvenEvents(policyId, signal);
-  const opened = await openCheckpoint(
-    checkpoint.note,
-    await Promise.all(keys.map((key) => parseVerifierKey(key.vkey))),
-  );
-  checkSameCheckpoint(checkpoint, opened);
-  return { events, proofs: await proveEvents(`policy-${policyId}`, events, opened), checkpoint: opened, keys };
-};
-
-/** The note is what is signed; the JSON beside it must say the same. */
-const checkSameCheckpoint = (checkpoint: AuditCheckpoint, opened: OpenedCheckpoint): void => {
-  if (checkpoint.size !== opened.size || checkpoint.origin !== opened.origin)
-    throw new Error('the checkpoint’s fields differ from its signed note');
+const loadAudit = async (policyId: string, signal: AbortSignal): Promise<ProvenPolicy> => {
+  const [keys, events] = await Promise.all([listAuditKeys(signal), listProvenEvents(policyId, signal)]);
+  const verifiers = await Promise.all(keys.map((key) => parseVerifierKey(key.vkey)));
+  return provePolicyEvents(`policy-${policyId}`, events, verifiers);
 };
 
 export const AuditPage = ({ policyId }: { policyId: string }) => {
@@ -58,23 +32,36 @@ export const AuditPage = ({ policyId }: { policyId: string }) => {
   );
 };
 
-const AuditView = ({ audit }: { audit: Audit }) => {
-  const { events, proofs, checkpoint } = audit;
-  const count = (verdict: EventProof['verdict']) => proofs.filter((proof) => proof.verdict === verdict).length;
+const CheckpointSummary = ({ checkpoint }: { checkpoint: ProvenPolicy['checkpoint'] }) => {
+  if (checkpoint === null) return <p>No checkpoint has been signed yet: nothing can be proven.</p>;
+  if ('refused' in checkpoint)
+    return (
+      <p class="problem" data-checkpoint="refused">
+        The checkpoint is refused: {checkpoint.refused}.
+      </p>
+    );
+  return (
+    <dl class="summary" data-checkpoint={checkpoint.size}>
+      <dt>Checkpoint</dt>
+      <dd>
+        {checkpoint.origin}, a tree of {checkpoint.size.toLocaleString()} leaves
+      </dd>
+      <dt>Signed by</dt>
+      <dd>
+        {checkpoint.signedBy.name}, key {checkpoint.signedBy.keyId.toString(16).padStart(8, '0')}: signature verified in
+        this browser
+      </dd>
+    </dl>
+  );
+};
+
+const AuditView = ({ audit }: { audit: ProvenPolicy }) => {
+  const { events, checkpoint } = audit;
+  const count = (verdict: EventProof['verdict']) => events.filter(({ proof }) => proof.verdict === verdict).length;
   const failing = count('failing');
   return (
     <>
-      <dl class="summary" data-checkpoint={checkpoint.size}>
-        <dt>Checkpoint</dt>
-        <dd>
-          {checkpoint.origin}, {checkpoint.size.toLocaleString()} leaves
-        </dd>
-        <dt>Signed by</dt>
-        <dd>
-          {checkpoint.signedBy.name} (key {checkpoint.signedBy.keyId.toString(16).padStart(8, '0')}), signature verified
-          here
-        </dd>
-      </dl>
+      <CheckpointSummary checkpoint={checkpoint} />
       <p role="status" class={failing > 0 ? 'problem' : 'status'} data-proven={count('proven')} data-failing={failing}>
         {failing > 0
           ? `${failing} of ${events.length} events fail their proof.`
@@ -91,19 +78,17 @@ const AuditView = ({ audit }: { audit: Audit }) => {
               <th scope="col">Revision</th>
               <th scope="col">Event</th>
               <th scope="col">Occurred</th>
-              <th scope="col">Leaf</th>
               <th scope="col">Proof</th>
             </tr>
           </thead>
           <tbody>
-            {events.map((event, index) => (
-              <tr key={event.revision} data-revision={event.revision} data-proof={proofs[index]!.verdict}>
+            {events.map(({ event, proof }) => (
+              <tr key={event.revision} data-revision={event.revision} data-proof={proof.verdict}>
                 <th scope="row">{event.revision}</th>
                 <td>{event.type}</td>
                 <td>{timestamp(event.occurred_at)}</td>
-                <td>{event.leaf_index ?? '—'}</td>
                 <td>
-                  <ProofMark proof={proofs[index]!} />
+                  <ProofMark proof={proof} />
                 </td>
               </tr>
             ))}
