@@ -262,6 +262,7 @@ export {
 export {
   CreatedWebhookSubscription,
   DeliveryAttempt,
+  DeliveryAudit,
   DeliveryStatus,
   isPrivateHost,
   isPublicAddress,

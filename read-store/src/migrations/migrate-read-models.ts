@@ -22,6 +22,7 @@ import { termSheetPhases } from './0018-term-sheet-phases';
 import { products } from './0019-products';
 import { farmAccessGrants } from './0022-farm-access-grants';
 import { auditLog } from './0026-audit-log';
+import { webhookDeliveryAudit } from './0028-webhook-delivery-audit';
 import { auditSigningKeys } from './0029-audit-signing-keys';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
@@ -53,6 +54,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0019-products': products,
   '0022-farm-access-grants': farmAccessGrants,
   '0026-audit-log': auditLog,
+  '0028-webhook-delivery-audit': webhookDeliveryAudit,
   '0029-audit-signing-keys': auditSigningKeys,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,
