@@ -276,6 +276,7 @@ export {
 export {
   CreatedWebhookSubscription,
   DeliveryAttempt,
+  DeliveryAudit,
   DeliveryStatus,
   isPrivateHost,
   isPublicAddress,

@@ -14,10 +14,12 @@ export {
 export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
 export { loadSigningKeys, type SigningKeyRecord } from './queries/audit-keys';
 export {
+  checkpointOnTheWire,
   loadCheckpoint,
   loadInclusionProofs,
   loadLeafIndexes,
   loadLeafPlaces,
+  loadNewestPublishedCheckpoint,
   loadRangeHashes,
   loadTreeSize,
   type StoredCheckpoint,

@@ -241,6 +241,8 @@ export const startService = async (
         sending: { atOnce: config.webhookSendsAtOnce, perEndpoint: config.webhookSendsPerEndpoint },
         metricsRegistry: metrics.registry,
         kafka: configuredBreachSource(config, logger),
+        // Wherever the integrator signs checkpoints (a key, and the log on PostgreSQL), breaches wait for one.
+        auditGate: { awaitCheckpoint: auditSigner !== undefined && !config.eventStoreUrl },
       })
     : undefined;
 

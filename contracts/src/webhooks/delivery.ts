@@ -1,3 +1,4 @@
+import { AuditCheckpoint, InclusionProof } from '../audit/audit-log';
 import { DateTime } from '../common';
 import { CalendarDate } from '../insurance/calendar-date';
 import { PageNumber, PageSize } from '../insurance/pagination';
@@ -6,6 +7,11 @@ import { z } from '../zod';
 import { TRIGGER_BREACHED_EVENT_TYPE } from './events';
 
 /** The JSON body of a `trigger.breached` delivery (Standard Webhooks: type, timestamp, data). */
+export const DeliveryAudit = InclusionProof.extend({ checkpoint: AuditCheckpoint })
+  .describe("The breach event's leaf index and inclusion proof in the tree of `checkpoint`")
+  .openapi('DeliveryAudit');
+export type DeliveryAudit = z.infer<typeof DeliveryAudit>;
+
 export const TriggerBreachedDelivery = z
   .object({
     type: z.literal(TRIGGER_BREACHED_EVENT_TYPE),
@@ -30,6 +36,9 @@ export const TriggerBreachedDelivery = z
       payout: z
         .object({ payout_id: z.string(), amount: z.number(), currency: z.string(), status: z.literal('approved') })
         .nullable(),
+      /** Where the breach is in the audit log (SPEC §7 Audit): its inclusion proof against a signed
+       *  checkpoint, sent only once one covers it. Absent where the audit log is off. */
+      audit: DeliveryAudit.optional(),
     }),
   })
   .openapi('TriggerBreachedDelivery');

@@ -24,6 +24,7 @@ import { farmAccessGrants } from './0022-farm-access-grants';
 import { assistedOnboarding } from './0023-assisted-onboarding';
 import { farmerKeys } from './0025-farmer-keys';
 import { auditLog } from './0026-audit-log';
+import { webhookDeliveryAudit } from './0028-webhook-delivery-audit';
 import { auditSigningKeys } from './0029-audit-signing-keys';
 import { programmes } from './0030-programmes';
 import { programmeExposure } from './0031-programme-exposure';
@@ -59,6 +60,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0023-assisted-onboarding': assistedOnboarding,
   '0025-farmer-keys': farmerKeys,
   '0026-audit-log': auditLog,
+  '0028-webhook-delivery-audit': webhookDeliveryAudit,
   '0029-audit-signing-keys': auditSigningKeys,
   '0030-programmes': programmes,
   '0031-programme-exposure': programmeExposure,

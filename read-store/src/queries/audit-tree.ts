@@ -1,3 +1,4 @@
+import type { AuditCheckpoint } from '@cropcover/contracts';
 import { inclusionProofRanges, type LeafRange, rangeHash, subtreesOf } from '@cropcover/verifiable-log';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
@@ -88,6 +89,26 @@ export interface StoredCheckpoint {
   readonly root: Uint8Array;
   readonly note: string;
 }
+
+/** The newest checkpoint the sink took: one held outside the database, which a payout may wait for. */
+export const loadNewestPublishedCheckpoint = async (db: Kysely<ReadModels>): Promise<StoredCheckpoint | undefined> => {
+  const row = await db
+    .selectFrom('audit_checkpoints')
+    .select(['tree_size', 'root', 'note'])
+    .where('published_at', 'is not', null)
+    .orderBy('tree_size', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { size: Number(row.tree_size), root: new Uint8Array(row.root), note: row.note };
+};
+
+/** A checkpoint as the API and the webhooks show it; the origin is the note's first line. */
+export const checkpointOnTheWire = (checkpoint: StoredCheckpoint): AuditCheckpoint => ({
+  origin: checkpoint.note.slice(0, checkpoint.note.indexOf('\n')),
+  size: checkpoint.size,
+  root: Buffer.from(checkpoint.root).toString('base64'),
+  note: checkpoint.note,
+});
 
 /** The newest signed checkpoint, or the one of `size`. */
 export const loadCheckpoint = async (db: Kysely<ReadModels>, size?: number): Promise<StoredCheckpoint | undefined> => {

@@ -219,6 +219,12 @@ describe('trigger.breached webhooks', () => {
         as_of: today(),
         evaluation_id: expect.any(String),
         payout: { payout_id: expect.any(String), amount: 2000, currency: 'USD', status: 'approved' },
+        audit: {
+          leaf_index: expect.any(Number),
+          tree_size: expect.any(Number),
+          hashes: expect.any(Array),
+          checkpoint: expect.any(Object),
+        },
       },
     });
     const breach = await client.query<{ event_id: string }>(
@@ -226,6 +232,16 @@ describe('trigger.breached webhooks', () => {
       [`policy-${policy.policy_id}`],
     );
     expect(breach.rows.map((row) => row.event_id)).toEqual([request!.headers['webhook-id']]);
+    // Sent only once a signed checkpoint covered the breach: its leaf and that checkpoint, as the audit API shows them.
+    const { audit } = payload.data;
+    expect(audit.leaf_index).toBeLessThan(audit.tree_size);
+    const signed = await api.get(`/audit/checkpoints/${audit.tree_size}`, insurer);
+    expect(signed.body).toEqual(audit.checkpoint);
+    const events = await api.get(`/insurance/policies/${policy.policy_id}/events?proofs=true&page_size=100`, insurer);
+    const breachEvent = events.body.items.find(
+      (item: any) => item.metadata.event_id === request!.headers['webhook-id'],
+    );
+    expect(breachEvent.leaf_index).toBe(audit.leaf_index);
     expect(() => verified(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, request!)).toThrow();
 
     const deliveries = await eventually(async () => {

@@ -32,21 +32,31 @@ const policyOrganization = async (eventStore: EventStore, policyId: string): Pro
 export const breachOrganization = async (eventStore: EventStore, breach: TriggerBreached): Promise<string> =>
   breach.organization_id ?? (await policyOrganization(eventStore, breach.policy_id));
 
+/** Whether deliveries wait for a signed checkpoint covering their breach (SPEC §7 Audit): on wherever the
+ *  audit log is (a signing key, and the log on PostgreSQL). */
+export interface AuditGate {
+  readonly awaitCheckpoint: boolean;
+}
+
 /** One pending delivery per breach and subscription of its organization that was created before the
- *  breach in the log and is still active, for a whole batch of breaches in one statement. Recording a
+ *  breach in the log and is still active, for a whole batch of breaches in one statement; behind the audit
+ *  gate, it is not due until a signed checkpoint covers the breach (checkpointed-deliveries.ts). Recording a
  *  breach again (a batch after a crash, a Kafka batch redelivered) adds nothing: deliveries are unique on
  *  event and subscription, and the insert skips those that exist. Resolves with how many it added. */
 export const recordBreachDeliveries = async (
   db: Kysely<ReadModels>,
   breaches: readonly LoggedBreach[],
   now: Date,
+  { awaitCheckpoint }: AuditGate,
 ): Promise<number> => {
   if (breaches.length === 0) return 0;
   const column = <T>(of: (breach: LoggedBreach) => T): T[] => breaches.map(of);
   const { numAffectedRows } = await sql`
     insert into webhook_deliveries
-      (event_id, webhook_id, policy_id, payload, status, attempt_count, next_attempt_at, created_at, traceparent, tracestate)
-    select b.event_id, t.webhook_id, b.policy_id, b.payload, 'pending', 0, ${now}, ${now}, b.traceparent, b.tracestate
+      (event_id, webhook_id, policy_id, payload, status, attempt_count, next_attempt_at, created_at, traceparent, tracestate,
+       awaiting_checkpoint, breach_commit_position, breach_prepare_position)
+    select b.event_id, t.webhook_id, b.policy_id, b.payload, 'pending', 0, ${now}, ${now}, b.traceparent, b.tracestate,
+           ${awaitCheckpoint}, b.commit_position, b.prepare_position
       from unnest(
         ${column((b) => b.eventId)}::text[],
         ${column((b) => b.organizationId)}::text[],

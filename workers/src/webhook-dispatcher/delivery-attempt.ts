@@ -45,7 +45,8 @@ export interface ClaimLimits {
   readonly perEndpoint: number;
 }
 
-/** Leases up to `count` due deliveries nobody else is sending, oldest due first, leaving out endpoints that
+/** Leases up to `count` due deliveries nobody else is sending (and, behind the audit gate, whose breach a
+ *  published checkpoint covers), oldest due first, leaving out endpoints that
  *  already have `perEndpoint` deliveries leased: one statement that commits before anything is sent, so
  *  no transaction stays open while receivers take their time (an open one holds back what every reader
  *  of the log may see). A row another claim leased meanwhile is re-checked and skipped, so several
@@ -70,7 +71,7 @@ export const claimDueDeliveries = async (
         from webhook_deliveries d
         join webhook_targets t on t.webhook_id = d.webhook_id
         left join leased l on l.url = t.url
-       where d.status = 'pending' and d.next_attempt_at <= ${now}
+       where d.status = 'pending' and d.next_attempt_at <= ${now} and not d.awaiting_checkpoint
          and (d.leased_until is null or d.leased_until <= ${now})
          and t.is_active
     ), chosen as (

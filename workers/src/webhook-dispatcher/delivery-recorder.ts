@@ -5,7 +5,7 @@ import type { Projection } from '@cropcover/projector';
 import type { ReadModels } from '@cropcover/read-store';
 import type { Clock } from '@cropcover/runtime';
 import type { Transaction } from 'kysely';
-import { breachOrganization, recordBreachDeliveries } from './breach-deliveries';
+import { type AuditGate, breachOrganization, recordBreachDeliveries } from './breach-deliveries';
 
 /** The dispatcher's checkpoint name. Not one of the read-model projections: a rebuild must never
  *  record past breaches again, or every subscriber would be sent them a second time. */
@@ -85,6 +85,7 @@ export interface DeliveryRecorderOptions {
   readonly breachesFromLog: boolean;
   /** Told when breaches added deliveries, before the transaction commits: senders need waking only then. */
   readonly onBreachRecorded?: () => void;
+  readonly auditGate: AuditGate;
 }
 
 /** Follows the log: subscription events keep the targets in step and, without Kafka, each TriggerBreached
@@ -94,7 +95,7 @@ export interface DeliveryRecorderOptions {
 export const deliveryRecorder = (
   eventStore: EventStore,
   clock: Clock,
-  { breachesFromLog, onBreachRecorded }: DeliveryRecorderOptions,
+  { breachesFromLog, onBreachRecorded, auditGate }: DeliveryRecorderOptions,
 ): Projection => ({
   name: DELIVERY_RECORDER_NAME,
   tables: [],
@@ -108,7 +109,7 @@ export const deliveryRecorder = (
       breaches = [];
       if (!breachesFromLog) return noteBreachPositions(trx, taken);
       const logged = await Promise.all(taken.map((breach) => loggedBreachOf(breach, eventStore)));
-      if ((await recordBreachDeliveries(trx, logged, clock.now())) > 0) onBreachRecorded?.();
+      if ((await recordBreachDeliveries(trx, logged, clock.now(), auditGate)) > 0) onBreachRecorded?.();
     };
     for (const event of events) {
       if (isBreach(event)) breaches.push(event);

@@ -15,7 +15,7 @@ import {
 } from '@cropcover/runtime';
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Kysely } from 'kysely';
-import { breachOrganization, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
+import { type AuditGate, breachOrganization, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
 import { DELIVERY_RECORDER_NAME } from './delivery-recorder';
 
 export const BREACH_CONSUMER_GROUP = 'cropcover-webhook-dispatcher';
@@ -45,6 +45,7 @@ export interface KafkaBreachConsumerDeps {
   readonly stopping: AbortSignal;
   /** Called once a batch that added deliveries has committed. */
   readonly onRecorded: () => void;
+  readonly auditGate: AuditGate;
 }
 
 const parseMessage = (message: IncomingMessage): TriggerBreachMessage | undefined => {
@@ -120,7 +121,7 @@ export const consumeBreachesFromKafka = (
     groupId = BREACH_CONSUMER_GROUP,
     groupInstanceId,
   }: KafkaBreachSource,
-  { eventStore, db, clock, logger, stopping, onRecorded }: KafkaBreachConsumerDeps,
+  { eventStore, db, clock, logger, stopping, onRecorded, auditGate }: KafkaBreachConsumerDeps,
 ): ConsumerGroupMember => {
   /** Where each breach of the batch sits in the log, as the log reader noted it once it had passed it
    *  (its targets then include every subscription created before it). One query a poll for the whole
@@ -210,7 +211,7 @@ export const consumeBreachesFromKafka = (
     const received = receive(messages);
     if (received.length === 0) return;
     try {
-      const added = await recordBreachDeliveries(db, await loggedBreaches(received), clock.now());
+      const added = await recordBreachDeliveries(db, await loggedBreaches(received), clock.now(), auditGate);
       if (added > 0) onRecorded();
     } catch (error) {
       for (const { span } of received) {

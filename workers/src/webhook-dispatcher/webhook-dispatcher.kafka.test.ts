@@ -172,6 +172,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
       retryScale: 0.001,
       sending: { atOnce: 64, perEndpoint: 8 },
       kafka: { client, partitions: 1, topic: topics.triggerBreaches, groupId },
+      auditGate: { awaitCheckpoint: false },
     });
     running.push(dispatcher);
     return dispatcher;

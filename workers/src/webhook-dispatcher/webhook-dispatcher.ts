@@ -4,6 +4,8 @@ import type { ReadModels } from '@cropcover/read-store';
 import type { Clock, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
+import type { AuditGate } from './breach-deliveries';
+import { startCheckpointedRelease } from './checkpointed-deliveries';
 import { deliveryRecorder } from './delivery-recorder';
 import { type SendingLimits, startDeliverySending } from './delivery-sending';
 import { createDispatcherMetrics } from './dispatcher-metrics';
@@ -24,6 +26,8 @@ export interface WebhookDispatcherOptions {
   readonly metricsRegistry?: Registry;
   /** KAFKA_BROKERS set: breaches are consumed from Kafka rather than taken from the log. */
   readonly kafka?: KafkaBreachSource;
+  /** The audit log is on: deliveries wait for a published checkpoint covering their breach. */
+  readonly auditGate: AuditGate;
 }
 
 export interface WebhookDispatcher {
@@ -49,6 +53,7 @@ export const startWebhookDispatcher = async ({
   sending,
   metricsRegistry,
   kafka,
+  auditGate,
 }: WebhookDispatcherOptions): Promise<WebhookDispatcher> => {
   const metrics = createDispatcherMetrics(db, metricsRegistry);
   const stopping = new AbortController();
@@ -67,6 +72,7 @@ export const startWebhookDispatcher = async ({
     projections: [
       deliveryRecorder(eventStore, clock, {
         breachesFromLog: !kafka,
+        auditGate,
         onBreachRecorded: () => {
           recordedSinceWake = true;
         },
@@ -88,16 +94,19 @@ export const startWebhookDispatcher = async ({
         logger,
         stopping: stopping.signal,
         onRecorded: senders.wake,
+        auditGate,
       })
     : undefined;
+  const release = auditGate.awaitCheckpoint ? startCheckpointedRelease(db, senders.wake, logger) : undefined;
   logger.info(
-    { allowInsecure, retryScale, ...sending, breachesFrom: kafka ? 'kafka' : 'log' },
+    { allowInsecure, retryScale, ...sending, breachesFrom: kafka ? 'kafka' : 'log', ...auditGate },
     'webhook dispatcher started',
   );
   return {
     stop: async () => {
       stopping.abort(new Error('webhook dispatcher stopping'));
       await breachConsumer?.stop();
+      await release?.stop();
       await senders.stop();
       await recorder.stop();
       logger.info('webhook dispatcher stopped');

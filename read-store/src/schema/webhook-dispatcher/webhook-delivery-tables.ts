@@ -1,4 +1,5 @@
-import type { NullableTimestamp, Timestamp } from '../../columns';
+import type { ColumnType } from 'kysely';
+import type { NullableTimestamp, PositionColumn, Timestamp } from '../../columns';
 
 /** The dispatcher's own view of the subscriptions, kept in log order with the breaches it fans out, so a
  *  breach reaches exactly the subscriptions active before it in the log. */
@@ -12,7 +13,8 @@ export interface WebhookTargetsTable {
   created_prepare_position: string;
 }
 
-/** One event to one subscription; its payload is fixed when recorded, so every retry sends the same body. */
+/** One event to one subscription; its payload is fixed when recorded (and, once, given its breach's proof
+ *  before the first attempt), so every retry sends the same body. */
 export interface WebhookDeliveriesTable {
   event_id: string;
   webhook_id: string;
@@ -30,6 +32,11 @@ export interface WebhookDeliveriesTable {
   /** W3C Trace Context the breach was recorded in, which its sends continue; null when tracing was off. */
   traceparent: string | null;
   tracestate: string | null;
+  /** Not sent before a signed checkpoint covers the breach (SPEC §7 Audit); its payload then carries the proof. */
+  awaiting_checkpoint: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Where the breach is in the log; null for deliveries recorded before the audit log. */
+  breach_commit_position: PositionColumn | null;
+  breach_prepare_position: PositionColumn | null;
 }
 
 export interface WebhookDeliveryAttemptsTable {

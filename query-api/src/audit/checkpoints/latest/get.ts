@@ -1,7 +1,7 @@
 import { AuditCheckpoint, NO_CHECKPOINT } from '@cropcover/contracts';
-import { loadCheckpoint } from '@cropcover/read-store';
+import { checkpointOnTheWire, loadCheckpoint } from '@cropcover/read-store';
 import { queryRoute } from '../../../query-route';
-import { AUDIT_READERS, checkpointOnTheWire } from '../../audit-readers';
+import { AUDIT_READERS } from '../../audit-readers';
 
 /** The newest signed checkpoint of the log (a C2SP signed note). */
 export const getLatestCheckpoint = queryRoute('GET /audit/checkpoints/latest', {

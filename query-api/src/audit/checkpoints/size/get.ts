@@ -1,7 +1,7 @@
 import { AuditCheckpoint, CheckpointPathParams, NO_CHECKPOINT } from '@cropcover/contracts';
-import { loadCheckpoint } from '@cropcover/read-store';
+import { checkpointOnTheWire, loadCheckpoint } from '@cropcover/read-store';
 import { queryRoute } from '../../../query-route';
-import { AUDIT_READERS, checkpointOnTheWire } from '../../audit-readers';
+import { AUDIT_READERS } from '../../audit-readers';
 
 /** The checkpoint the log signed at one tree size: what an auditor compares a held one with. */
 export const getCheckpointOfSize = queryRoute('GET /audit/checkpoints/{size}', {

@@ -1,6 +1,6 @@
 import type { AuditCheckpoint, AuditEvent } from '@cropcover/contracts';
-import { loadCheckpoint, loadInclusionProofs, loadLeafIndexes } from '@cropcover/read-store';
-import { base64, checkpointOnTheWire } from '../../../../audit/audit-readers';
+import { checkpointOnTheWire, loadCheckpoint, loadInclusionProofs, loadLeafIndexes } from '@cropcover/read-store';
+import { base64 } from '../../../../audit/audit-readers';
 import type { QueryApiDeps } from '../../../../query-api-deps';
 
 /** `?proofs=true` (SPEC §7 Audit): each event with the texts its leaf hashed, its `prev`, leaf hash, leaf
