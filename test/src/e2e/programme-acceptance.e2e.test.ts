@@ -423,7 +423,7 @@ describe('the cession ledger (acceptance tests 8, 9, 10)', () => {
       expect(rows[0]?.caught_up).toBe(true);
     }, WAIT);
     expect(await cessions(programmeId, treatyId)).toEqual(ledger);
-  }, 120_000);
+  }, 240_000);
 
   it('9: quota share 75% then stop-loss 40% xs 110% of net premium on GP 10,000,000 and claims 15,000,000', async () => {
     const programmeId = await createProgramme({});
