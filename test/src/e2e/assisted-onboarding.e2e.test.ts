@@ -73,7 +73,7 @@ describe('a field agent enrols a farmer, who claims the profile', () => {
 
     // The consent evidence is in the events: method, time, the agent, the purposes.
     const granted = await client.query<{ data: Record<string, unknown> }>(
-      `select data from events where stream_id = $1 and type = 'FarmAccessGranted'`,
+      `select data from events where stream_id = $1 and event_type = 'FarmAccessGranted'`,
       [`farm-${farm.farm_id}`],
     );
     expect(granted.rows.map((row) => row.data)).toEqual([
