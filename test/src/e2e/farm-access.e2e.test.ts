@@ -86,12 +86,20 @@ describe('a farmer grants and revokes access to a farm', () => {
   it('hides the farm from an unrelated insurer until granted; after revocation its policy still pays', async () => {
     const field = await farmWithField();
     const registryReads = [`/farms/${field.farm_id}`, `/farms/${field.farm_id}/fields`];
+    // Reads a granted organization never has: the owner's grant list, inactive farms, the lookup of a
+    // farmer who did not consent to share.
+    const code = (await api.get('/farms/farmers/me', field.owner)).body.platform_farmer_id as string;
+    const ownerReads = [
+      `/farms/${field.farm_id}/access`,
+      `/farms/${field.farm_id}?include_inactive=true`,
+      `/farms/farmers/${code}`,
+    ];
 
     // Unrelated: 404 on quote, issue and every registry read, as for an unknown farm; nothing written.
     const before = await written();
     expectProblem(await api.post('/insurance/quote', insurer, cover(field)), 404, 'not_found');
     expectProblem(await api.post('/insurance/policies', insurer, cover(field)), 404, 'not_found');
-    for (const path of registryReads) expectProblem(await api.get(path, insurer), 404, 'not_found');
+    for (const path of [...registryReads, ...ownerReads]) expectProblem(await api.get(path, insurer), 404, 'not_found');
     expect(await written()).toEqual(before);
 
     // A grant for another purpose shows the farm, but does not let the organization insure it.
@@ -124,7 +132,8 @@ describe('a farmer grants and revokes access to a farm', () => {
     // Revoked: the registry is closed to it again, and its policy still evaluates and pays.
     const revoked = await api.delete(`/farms/${field.farm_id}/access/${insurer.org}`, field.owner);
     expect(revoked.status).toBe(204);
-    for (const path of registryReads) expectProblem(await api.get(path, insurer), 404, 'not_found');
+    for (const path of [...registryReads, ...ownerReads]) expectProblem(await api.get(path, insurer), 404, 'not_found');
+    expectProblem(await api.post('/insurance/quote', insurer, cover(field)), 404, 'not_found');
     expectProblem(await api.post('/insurance/policies', insurer, cover(field)), 404, 'not_found');
     await recordReadings(api, feed, field, 'rainfall_mm', policy.body.term_start, [40, 40, 40, 40, 20]);
     const evaluated = await api.post(`/insurance/policies/${policy.body.policy_id}/evaluate`, insurer, {});
