@@ -101,7 +101,7 @@ describe('erasing a farmer', () => {
     expect(policy.status).toBe(201);
 
     // Sealed from the start: the log never held the name or phone in clear; the API shows them.
-    const sealedInLog = await client.query(`select type, data::text from events where data::text like any($1)`, [
+    const sealedInLog = await client.query(`select stream_id, event_type from events e where e::text like any($1)`, [
       [`%${marker}%`, '%+254712345678%', '%by the river%'],
     ]);
     expect(sealedInLog.rows).toEqual([]);
