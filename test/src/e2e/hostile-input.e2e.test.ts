@@ -251,6 +251,37 @@ describe('requests that never complete, and oversized headers (item 11)', () => 
     expect((await api.get('/farms/farmers/me', caller)).status).toBe(404);
   });
 
+  it('answers a Content-Length far over the limit with 413 on every declared route, reading nothing', async () => {
+    // Headers only: a server that waited for the announced body would answer 408 after the short timeout.
+    const document = (await api.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, 'x')}`),
+    );
+    expect(routes.length).toBeGreaterThan(30);
+    const token = await tokenFor({ sub: 'oversize', org: 'org-ins', roles: ['admin'] });
+    const before = await written();
+    const statuses = new Map<string, number>();
+    for (const route of routes) {
+      const answer = await rawExchange(
+        [
+          `${route} HTTP/1.1`,
+          'Host: localhost',
+          `Authorization: Bearer ${token}`,
+          'Content-Type: application/json',
+          'Content-Length: 999999999',
+          '',
+          '',
+        ].join('\r\n'),
+        REQUEST_TIMEOUT_MS + 4_000,
+      );
+      statuses.set(route, answer.status);
+    }
+    expect([...statuses].filter(([, status]) => status !== 413)).toEqual([]);
+    expect(await written()).toEqual(before);
+  });
+
   it('answers a 100 KB header with a 431 problem at once', async () => {
     const before = await written();
     const answer = await rawExchange(
