@@ -99,7 +99,7 @@ describe('treaty requests', () => {
 
 describe('portfolio backtest requests', () => {
   it('default to 20 seasons and allow 1 to 40', () => {
-    expect(PortfolioBacktestRequest.parse({})).toEqual({ seasons: 20 });
+    expect(PortfolioBacktestRequest.parse({})).toEqual({ seasons: 20, apply_treaties: true });
     expect(PortfolioBacktestRequest.safeParse({ seasons: 41 }).success).toBe(false);
     expect(PortfolioBacktestRequest.safeParse({ seasons: 0 }).success).toBe(false);
   });

@@ -75,7 +75,12 @@ describe('updating a farm', () => {
       .thenEvents([
         {
           type: 'FarmUpdated',
-          data: { farm_id: 'f1', changes: { name: 'Shamba Kuu' }, updated_at: later.toISOString() },
+          data: {
+            farm_id: 'f1',
+            owner_farmer_id: 'farmer-1',
+            changes: { name: 'Shamba Kuu' },
+            updated_at: later.toISOString(),
+          },
         },
       ]));
 
@@ -86,7 +91,12 @@ describe('updating a farm', () => {
       .thenEvents([
         {
           type: 'FarmUpdated',
-          data: { farm_id: 'f1', changes: { common_grown_crops: null }, updated_at: later.toISOString() },
+          data: {
+            farm_id: 'f1',
+            owner_farmer_id: 'farmer-1',
+            changes: { common_grown_crops: null },
+            updated_at: later.toISOString(),
+          },
         },
       ]));
 
@@ -97,7 +107,12 @@ describe('updating a farm', () => {
       .thenEvents([
         {
           type: 'FarmUpdated',
-          data: { farm_id: 'f1', changes: { name: 'Shamba Kuu' }, updated_at: later.toISOString() },
+          data: {
+            farm_id: 'f1',
+            owner_farmer_id: 'farmer-1',
+            changes: { name: 'Shamba Kuu' },
+            updated_at: later.toISOString(),
+          },
         },
       ]);
     spec
@@ -128,7 +143,12 @@ describe('updating a farm', () => {
       .thenEvents([
         {
           type: 'FarmUpdated',
-          data: { farm_id: 'f1', changes: { name: 'Shamba Kuu' }, updated_at: later.toISOString() },
+          data: {
+            farm_id: 'f1',
+            owner_farmer_id: 'farmer-1',
+            changes: { name: 'Shamba Kuu' },
+            updated_at: later.toISOString(),
+          },
         },
       ]);
     spec
