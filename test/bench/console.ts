@@ -14,9 +14,12 @@ import { insertPolicyRows } from './policy-rows';
 // the policy rows for the list, every cover's chart for a policy. The anchor, in the same run: the same
 // page's API calls made from Node, one after the other, to tell the browser's share from the API's; and
 // the sign-in page, which calls no API: what any page costs a fresh browser context on this machine.
+// The programme holds all 10,000 policies in 2,000 zones (one per farm, five policies each), its exposure
+// rows as the book keeper projects them; the page shows the first 100 zones, fullest first.
 // Policies have a year's term 240 days in (the window so far is 241 days of three indexes), one
 // evaluation per peril recorded yesterday.
-// Run: npx tsx test/bench/console.ts   (TEST_DATABASE_URL defaults to the local server; BENCH_SAMPLES)
+// Run: npx tsx test/bench/console.ts   (TEST_DATABASE_URL defaults to the local server; BENCH_SAMPLES,
+// BENCH_PAGES)
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const POLICIES = Number(process.env.BENCH_POLICIES ?? 10_000);
@@ -59,6 +62,40 @@ const seedReadingsAndEvaluations = async (databaseUrl: string): Promise<void> =>
   }
 };
 
+/** A programme made through the API (so the service knows it), its book seeded as the projection keeps it:
+ *  every policy in it, a zone per farm with a capacity, so utilisation runs from a tenth to full. */
+const seedProgramme = async (databaseUrl: string, baseUrl: string, token: string): Promise<string> => {
+  const created = await fetch(`${baseUrl}/insurance/programmes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench book', currency: 'KES', capacity: { zone_default: 1_000_000 } }),
+  });
+  if (created.status !== 201) throw new Error(`programme: ${created.status} ${await created.text()}`);
+  const { programme_id: programmeId } = (await created.json()) as { programme_id: string };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into programme_policies (policy_id, programme_id, issued_on, sum_insured_minor, premium_minor,
+         claims_minor, claims_revision)
+       select policy_id, $1, issued_at::date, sum_insured_minor, premium_minor, 0, 0 from policies`,
+      [programmeId],
+    );
+    await client.query(
+      `insert into programme_zone_exposure (programme_id, source_id, location, policies, sum_insured_minor,
+         premium_minor, capacity_minor)
+       select $1, 'organization-fields:' || organization_id, farm_id || '/north', count(*), sum(sum_insured_minor),
+         sum(premium_minor), sum(sum_insured_minor) * 10 / (1 + abs(hashtext(farm_id)) % 10)
+       from policies group by organization_id, farm_id`,
+      [programmeId],
+    );
+    await client.query('vacuum analyze programme_policies, programme_zone_exposure');
+  } finally {
+    await client.end();
+  }
+  return programmeId;
+};
+
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -88,7 +125,18 @@ const chartsShown = (): number | false => {
   return covers > 0 && document.querySelectorAll('[data-cover] svg[data-chart]').length === covers && performance.now();
 };
 
-const scenarios: readonly Scenario[] = [
+const programmeShown = (): number | false => {
+  const document = (globalThis as any).document;
+  return (
+    document.querySelector('[data-exposure] [data-zone]') !== null &&
+    document.querySelector('[data-results]') !== null &&
+    performance.now()
+  );
+};
+
+let programmeId = '';
+
+const allScenarios: readonly Scenario[] = [
   {
     label: 'the floor: the sign-in page (no token, no API call)',
     page: () => '/console/',
@@ -118,7 +166,26 @@ const scenarios: readonly Scenario[] = [
       `/insurance/policies/${policyOf(sample)}/evaluations?page=1&page_size=100`,
     ],
   },
+  {
+    label: 'a programme of 10,000 policies in 2,000 zones',
+    page: () => `/console/programmes/${programmeId}`,
+    shown: programmeShown,
+    api: () => [
+      `/insurance/programmes/${programmeId}`,
+      `/insurance/programmes/${programmeId}/exposure?group_by=zone&sort=utilisation_desc&page=1&page_size=100`,
+      `/insurance/programmes/${programmeId}/treaties`,
+      `/insurance/programmes/${programmeId}/results`,
+    ],
+  },
 ];
+
+/** BENCH_PAGES=programme,policy runs the floor and the pages whose label has one of those words. */
+const scenarios = allScenarios.filter(
+  (scenario, index) =>
+    index === 0 ||
+    process.env.BENCH_PAGES === undefined ||
+    process.env.BENCH_PAGES.split(',').some((word) => scenario.label.includes(word)),
+);
 
 const renderTime = async (
   browser: Browser,
@@ -161,8 +228,9 @@ try {
     termEnd: TERM_END,
   });
   await seedReadingsAndEvaluations(database.url);
-  console.log(`Seeded ${POLICIES} policies in ${((performance.now() - seeding) / 1000).toFixed(1)} s.`);
   const token = await tokenFor({ sub: 'bench-insurer', org: ORGANIZATION, roles: ['insurer'] });
+  programmeId = await seedProgramme(database.url, service.baseUrl, token);
+  console.log(`Seeded ${POLICIES} policies in ${((performance.now() - seeding) / 1000).toFixed(1)} s.`);
   const headers = { authorization: `Bearer ${token}` };
   const tokenOf = (scenario: Scenario) => (scenario.signedIn === false ? null : token);
   const apiTime = async (paths: readonly string[]): Promise<number> => {

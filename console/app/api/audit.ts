@@ -4,7 +4,7 @@ import { apiGet } from './client';
 // The audit endpoints the console reads (SPEC §7 Audit): a policy's events with the log's proof of each,
 // and the keys that sign checkpoints.
 
-type InclusionProof = { readonly leaf_index: number; readonly tree_size: number; readonly hashes: readonly string[] };
+type InclusionProof = { readonly leaf_index: number; readonly tree_size: number; readonly hashes: string[] };
 
 /** An event of `…/events?proofs=true`: as the API shows it, plus what the log stored and proves. */
 export interface ProvenAuditEvent extends AuditEvent {

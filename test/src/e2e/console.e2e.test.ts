@@ -17,6 +17,7 @@ import { axeViolations, chromiumMissing, launchChromium } from '../support/chrom
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { type RunningService, repositoryRoot, startService } from '../support/service-process';
+import { eventually } from '../support/webhook-receiver';
 
 // The console (SPEC §8) in headless Chromium against `npm start`: signed in with a bearer token, it shows
 // only what the API answers for that token. One browser for the file; each test its own context.
@@ -404,16 +405,11 @@ describeNeeding('the console', chromiumMissing, () => {
         });
         expect(issued.status).toBe(201);
       }
-      // Cessions are recorded after the issue, off the request: the page (and its picture) waits for both.
-      await expect
-        .poll(
-          async () => {
-            const results = await api.get(`/insurance/programmes/${programmeId}/results`, insurer);
-            return results.body.treaties?.[0]?.ceded_premium ?? 0;
-          },
-          { timeout: 20_000, interval: 200 },
-        )
-        .toBeGreaterThan(0);
+      // Cessions are recorded after the issue, off the request: the page (and its picture) waits for them.
+      await eventually(async () => {
+        const results = await api.get(`/insurance/programmes/${programmeId}/results`, insurer);
+        return (results.body.treaties?.[0]?.ceded_premium ?? 0) > 0;
+      }, 30_000);
     });
 
     it('opens from the list and shows the fullest zone first, coloured as full, with its treaty and net', async () => {
@@ -490,12 +486,10 @@ describeNeeding('the console', chromiumMissing, () => {
       const appended = await withDatabase(async (client) =>
         Number((await client.query('select count(*) as count from events')).rows[0].count),
       );
-      await expect
-        .poll(async () => (await api.get('/audit/checkpoints/latest', insurer)).body.size ?? 0, {
-          timeout: 20_000,
-          interval: 250,
-        })
-        .toBeGreaterThanOrEqual(appended);
+      await eventually(
+        async () => ((await api.get('/audit/checkpoints/latest', insurer)).body.size ?? 0) >= appended,
+        30_000,
+      );
     });
 
     it('publishes the key that signs the checkpoints', async () => {

@@ -12,6 +12,9 @@ import { parseVerifierKey } from './signed-checkpoint';
 // bytes and its inclusion proof folded up to the signed root. The API's word is taken for no hash.
 
 const loadAudit = async (policyId: string, signal: AbortSignal): Promise<ProvenPolicy> => {
+  // Browsers give WebCrypto to secure contexts only: the console over HTTPS, or on this machine.
+  if (globalThis.crypto?.subtle === undefined)
+    throw new Error('proofs are checked with WebCrypto, which the browser offers over HTTPS (or on localhost) only');
   const [keys, events] = await Promise.all([listAuditKeys(signal), listProvenEvents(policyId, signal)]);
   const verifiers = await Promise.all(keys.map((key) => parseVerifierKey(key.vkey)));
   return provePolicyEvents(`policy-${policyId}`, events, verifiers);
