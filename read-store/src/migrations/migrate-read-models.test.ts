@@ -91,6 +91,8 @@ describe('read-model migrations', () => {
       'policy_monitor_rounds',
       'policy_payouts',
       'policy_snapshots',
+      'portfolio_backtest_requests',
+      'portfolio_backtest_runs',
       'product_versions',
       'programme_capacities',
       'programme_policies',
