@@ -98,8 +98,15 @@ describe('treaty requests', () => {
 });
 
 describe('portfolio backtest requests', () => {
-  it('default to 20 seasons and allow 1 to 40', () => {
+  it('default to 20 seasons net of the treaties, and allow 1 to 40', () => {
     expect(PortfolioBacktestRequest.parse({})).toEqual({ seasons: 20, apply_treaties: true });
+    expect(PortfolioBacktestRequest.safeParse({ perils: [] }).success).toBe(false);
+    expect(PortfolioBacktestRequest.safeParse({ perils: ['flood', 'flood'] }).success).toBe(false);
+    expect(PortfolioBacktestRequest.parse({ perils: ['flood'], apply_treaties: false })).toEqual({
+      seasons: 20,
+      perils: ['flood'],
+      apply_treaties: false,
+    });
     expect(PortfolioBacktestRequest.safeParse({ seasons: 41 }).success).toBe(false);
     expect(PortfolioBacktestRequest.safeParse({ seasons: 0 }).success).toBe(false);
   });
