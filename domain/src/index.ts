@@ -62,6 +62,7 @@ export {
   dayNumber,
   type IndexObservation,
   type IndexSourceDefaults,
+  MAX_BACKDATING_DAYS,
   namedSources,
   organizationFieldSourceId,
   ownFieldDataSources,
