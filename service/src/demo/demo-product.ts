@@ -172,18 +172,23 @@ export const runProductDemo = async ({
       `${money(policy.sum_insured, policy.currency)}, premium ${money(policy.premium, policy.currency)}`,
   );
 
-  // The sowing week's rain arrives from the insurer's feed after the policy was issued.
-  const week: string[] = [];
-  for (let date = windows.sowing.from; date <= windows.sowing.to; date = addDays(date, 1)) week.push(date);
-  await api.post(dataProvider, '/insurance/index-readings', {
-    readings: week.map((date) => ({
+  /** The insurer's feed posts the season's rain from `from` to `to`; answers the dates posted. */
+  const postRain = async (season: Windows, from: string, to: string): Promise<string[]> => {
+    const dates: string[] = [];
+    for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
+    const readings = dates.map((date) => ({
       farm_id: farmId,
       field_id: field.field_id,
       index: 'rainfall_mm',
       date,
-      value: seasonRain(windows, date),
-    })),
-  });
+      value: seasonRain(season, date),
+    }));
+    await api.post(dataProvider, '/insurance/index-readings', { readings });
+    return dates;
+  };
+
+  // The sowing week's rain arrives after the policy was issued.
+  const week = await postRain(windows, windows.sowing.from, windows.sowing.to);
   const live = await api.post<EvaluationResult>(insurer, `/insurance/policies/${policy.policy_id}/evaluate`, {});
   say(
     `14. Live     the sowing week's ${week.length} days of rain arrive; evaluated today, its window closed, ` +
@@ -195,17 +200,7 @@ export const runProductDemo = async ({
   let years = 1;
   while (shiftYearsBack(quote.term_end, years) >= today) years += 1;
   const lastSeason = shiftedBack(windows, years);
-  const dates: string[] = [];
-  for (let date = lastSeason.sowing.from; date <= lastSeason.flowering.to; date = addDays(date, 1)) dates.push(date);
-  await api.post(dataProvider, '/insurance/index-readings', {
-    readings: dates.map((date) => ({
-      farm_id: farmId,
-      field_id: field.field_id,
-      index: 'rainfall_mm',
-      date,
-      value: seasonRain(lastSeason, date),
-    })),
-  });
+  const dates = await postRain(lastSeason, lastSeason.sowing.from, lastSeason.flowering.to);
   say(`15. Backtest last season's ${dates.length} days of rainfall, phase by phase (nothing stored, nothing paid):`);
   for (const asOf of [lastSeason.vegetative.to, lastSeason.flowering.to]) {
     const backtest = await api.post<EvaluationResult>(insurer, `/insurance/policies/${policy.policy_id}/evaluate`, {
