@@ -12,7 +12,8 @@ import { KHARIF_DEFICIT_SHEET } from '../src/testing/example-sheets';
 // 122-day term and the same rain. Three figures, each the sheet's beside the default's:
 //   - live evaluation: one cover's evaluation as of its term end (what an evaluate request and a monitor
 //     check run), per call, p50 and p99;
-//   - a monitor pass: 10,000 policies on 100 fields' series, one evaluation each, policies/s;
+//   - a monitor pass: 10,000 policies on 100 fields' series, one evaluation each, policies per CPU second,
+//     the best of 10 passes alternating between the two;
 //   - a 30-season quote: the burning-cost rating over 30 past seasons of daily rain, per quote, p99.
 // The pure engine only: reading the series and appending the events are the same for both sheets.
 // Run: npx tsx domain/bench/term-sheets.ts
@@ -25,6 +26,7 @@ const LIVE_RUNS = 20_000;
 const POLICIES = 10_000;
 const FIELDS = 100;
 const QUOTE_RUNS = 200;
+const MONITOR_ROUNDS = 10;
 
 /** Deterministic, so every run evaluates the same rain. */
 let state = 0x2f6e2b1;
@@ -73,14 +75,27 @@ const timings = (runs: number, call: (run: number) => unknown): number[] => {
   return times.sort((a, b) => a - b);
 };
 
+/** The monitor pass, best of MONITOR_ROUNDS passes alternating between the sheets, in policies per second
+ *  of this process's CPU time: other work on the machine weighs on neither. */
+const passes: Record<string, number> = {};
+for (let round = 0; round < MONITOR_ROUNDS; round += 1) {
+  for (const { name, product } of contenders) {
+    const cover = droughtOf(product);
+    const { amounts } = product.sheet;
+    const started = process.cpuUsage();
+    for (let policy = 0; policy < POLICIES; policy += 1) {
+      evaluateCover({ cover, amounts, term, readings: fields[policy % FIELDS]! }, term.end);
+    }
+    const used = process.cpuUsage(started);
+    passes[name] = Math.max(passes[name] ?? 0, POLICIES / ((used.user + used.system) / 1e6));
+  }
+}
+
 const results = contenders.map(({ name, product }) => {
   const cover = droughtOf(product);
   const { amounts } = product.sheet;
   const evaluate = (run: number) => evaluateCover({ cover, amounts, term, readings: fields[run % FIELDS]! }, term.end);
   const live = timings(LIVE_RUNS, evaluate);
-  const started = performance.now();
-  for (let policy = 0; policy < POLICIES; policy += 1) evaluate(policy);
-  const policiesPerSecond = POLICIES / ((performance.now() - started) / 1000);
   const rating = { perils: ['drought' as const], hasIrrigation: false, term, today, history: { drought: history } };
   const quotes = timings(QUOTE_RUNS, () => rateCover(rating, product));
   const rated = rateCover(rating, product).perils[0]!;
@@ -88,7 +103,7 @@ const results = contenders.map(({ name, product }) => {
     name,
     liveP50: percentile(live, 50),
     liveP99: percentile(live, 99),
-    policiesPerSecond,
+    policiesPerSecond: passes[name]!,
     quoteP99: percentile(quotes, 99),
     seasons: rated.seasonsUsed,
   };

@@ -77,6 +77,7 @@ export {
   dayNumber,
   type IndexObservation,
   type IndexSourceDefaults,
+  MAX_BACKDATING_DAYS,
   namedSources,
   organizationFieldSourceId,
   ownFieldDataSources,

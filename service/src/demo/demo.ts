@@ -21,7 +21,8 @@ import { type DemoDay, demoWeather, FLOOD_DAYS, type Flood } from './demo-weathe
 // neighbour's field in the same cell; then the last days arrive with a new flood. The cover is
 // backtested on last year's flood and evaluated live, both fields are paid from the very same series,
 // and cover issued after the flood is refused as a known loss. Then the insurer registers a three-phase
-// dekadal deficit-rainfall product, issues it for the next season and backtests last season phase by phase.
+// deficit-rainfall product (a sowing week, then dekads), issues it from 7 days back, pays its sowing week
+// live and backtests last season phase by phase.
 //   BASE_URL (default http://127.0.0.1:3000); tokens are signed with AUTH_JWT_SECRET or the sandbox secret.
 
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:3000';

@@ -46,14 +46,26 @@ describe('npm run demo', () => {
     expect(stdout).toContain("Mwangi farm's flood cover pays KES 60,000.00 from the same series");
     // Once the flood is in the data, the same cover is a known loss: refused, nothing issued.
     expect(stdout).toContain('is refused: 422 known_loss');
-    // Issue 24: a three-phase dekadal deficit-rainfall product, its first phase paying at its end (G21).
+    // Issue 24: a three-phase deficit-rainfall product drawn for today: its sowing week (7 days back to
+    // today, 8 mm against a trigger of 20 and an exit of 4: 12/16 of Rs 6,000) pays live once its window
+    // has closed; its dekadal phases pay in last season's backtest (G21's figures: 60 mm is the vegetative
+    // exit, a 150 mm dekad is capped at 60 mm: (160 − 60)/120 of Rs 12,000).
     expect(stdout).toMatch(
       /12\. Product {2}demo-kharif-deficit v1 registered by demo-insurer \(sha256:[0-9a-f]{12}…\): 3 phases/,
     );
-    expect(stdout).toMatch(/13\. Policy .*demo-kharif-deficit v1, season \d{4}-06-01 to \d{4}-09-30, INR 30,000\.00/);
-    expect(stdout).toMatch(/as of \d{4}-06-30: the cover would have paid INR 6,000\.00/);
-    expect(stdout).toMatch(/establishment +\d{4}-06-01 to \d{4}-06-30 closed +40 mm \(trigger 100\): INR 6,000\.00/);
-    expect(stdout).toMatch(/as of \d{4}-09-30: the cover would have paid INR 24,000\.00/);
+    expect(stdout).toMatch(
+      /13\. Policy .*demo-kharif-deficit v1, season \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(from 7 days back\), INR 30,000\.00/,
+    );
+    expect(stdout).toMatch(/14\. Live .*8 days of rain arrive; .*the sowing phase pays INR 4,500\.00/);
+    expect(stdout).toMatch(
+      /sowing +\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} closed +8 mm \(trigger 20\): INR 4,500\.00\n +vegetative .* not_open/,
+    );
+    expect(stdout).toMatch(
+      /the cover would have paid INR 13,500\.00\n.*\n +vegetative .* closed +60 mm \(trigger 150\): INR 9,000\.00/,
+    );
+    expect(stdout).toMatch(
+      /the cover would have paid INR 23,500\.00\n(.*\n){2} +flowering .* closed +60 mm \(trigger 160\): INR 10,000\.00/,
+    );
     expect(stdout).toMatch(/flood is already breached on the data available: max_5day_rainfall_mm 240 ≥ threshold 150/);
 
     const policyId = /Policy {4}(\S+) issued/.exec(stdout)?.[1];
