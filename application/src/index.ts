@@ -1,5 +1,6 @@
 export { actorOf } from './actor-of';
 export { checkEvaluationDigests, type DigestCheck } from './audit/evaluation-digests';
+export { type MonitoredDayReplay, replayMonitoredDay } from './audit/replay-monitored-day';
 export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';

@@ -128,11 +128,14 @@ try {
   }
   const seconds = (performance.now() - started) / 1000;
   const atClose = await eventsBytes();
-  const { rows: roundTable } = await pool.query<{ bytes: string | null; count: string | null }>(
-    `select case when to_regclass('policy_monitor_days') is null then null
-       else pg_total_relation_size('policy_monitor_days')::text end as bytes`,
+  // The round table exists only where the monitor keeps its days (looked up first: a missing relation
+  // named in the size query would fail it).
+  const { rows: roundTable } = await pool.query<{ exists: boolean }>(
+    `select to_regclass('policy_monitor_days') is not null as exists`,
   );
-  const roundBytes = roundTable[0]?.bytes === null ? null : Number(roundTable[0]?.bytes);
+  const roundBytes = roundTable[0]?.exists
+    ? Number((await pool.query(`select pg_total_relation_size('policy_monitor_days') as bytes`)).rows[0].bytes)
+    : null;
   const { rows: types } = await pool.query<{ type: string; n: string }>(
     `select event_type as type, count(*)::text as n from events where event_type <> 'PolicyIssued' group by event_type order by event_type`,
   );

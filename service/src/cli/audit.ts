@@ -9,13 +9,17 @@ import { verifyAuditBundleFiles } from '../audit-bundle/verify-audit-bundle-file
 // The replay reads the log, not the read models. Without DATABASE_URL it uses the embedded PostgreSQL under
 // DATA_DIR (stop the all-in-one service first: one data directory serves one server).
 //
+// `npm run audit -- day <policy_id> <YYYY-MM-DD>` replays one monitored day, recorded in the log or not
+// (SPEC §7 "What the log records"), from the monitor's round table, the stream and the readings as they
+// stood then, and says whether it observes what was kept; exit 1 when it does not, or no such day was kept.
+//
 // `npm run audit -- export <policy_id> [--out <file>]` writes the policy's audit bundle (docs/audit-bundle.md).
 // `npm run audit -- verify <bundle> --key <verifier key or file> [--checkpoints <dir>]` checks one offline:
 // it loads no configuration and opens no database (the service's modules are loaded only by the other
 // commands), and exits 0, 2 for bad usage, or the failure's own code (FAILURE_EXIT_CODES).
 
 const USAGE =
-  'usage: audit <policy_id> | audit export <policy_id> [--out <file>] | audit verify <bundle> --key <key> [--key …] [--checkpoints <dir>]\n';
+  'usage: audit <policy_id> | audit day <policy_id> <YYYY-MM-DD> | audit export <policy_id> [--out <file>] | audit verify <bundle> --key <key> [--key …] [--checkpoints <dir>]\n';
 
 const usage = (): never => {
   process.stderr.write(USAGE);
@@ -119,8 +123,36 @@ const replay = async (policyId: string): Promise<void> => {
   });
 };
 
+const replayDay = async (args: string[]): Promise<void> => {
+  const [policyId, day] = args;
+  if (!policyId || !day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return usage();
+  const { replayMonitoredDay } = await import('@cropcover/application');
+  await withLog(async ({ db, eventStore }) => {
+    const replay = await replayMonitoredDay({ db, eventStore }, policyId, day);
+    if (replay === undefined) {
+      process.stderr.write(`the monitor kept no day ${day} of policy ${policyId}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(
+      `day ${day}: evaluation ${replay.evaluationId} at ${replay.evaluatedAt.toISOString()} on revision #${replay.streamRevision}, ${replay.recorded ? 'recorded in the log' : 'not recorded (conclusion unchanged)'}\n`,
+    );
+    process.stdout.write(
+      `  kept:     ${JSON.stringify(replay.kept)}\n  replayed: ${JSON.stringify(replay.replayed)}\n`,
+    );
+    const verdict = replay.matches && replay.recordedAsConcluded;
+    process.stdout.write(
+      verdict
+        ? 'OK: the replay observes what was kept and concludes as the log recorded\n'
+        : `MISMATCH: ${replay.matches ? '' : 'the replay does not observe what was kept; '}${replay.recordedAsConcluded ? '' : 'the replay concludes otherwise than the log recorded'}\n`,
+    );
+    if (!verdict) process.exitCode = 1;
+  });
+};
+
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'verify') await verify(rest);
+else if (command === 'day') await replayDay(rest);
 else if (command === 'export') await exportBundle(rest);
 else if (command) await replay(command);
 else usage();

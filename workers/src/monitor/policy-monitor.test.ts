@@ -5,6 +5,7 @@ import {
   liveEvaluation,
   loadStream,
   recordIndexReadings,
+  replayMonitoredDay,
   sharedReadingHistory,
 } from '@cropcover/application';
 import type { ReadingIndex } from '@cropcover/contracts';
@@ -252,12 +253,27 @@ describe('policy monitor', () => {
       Array(3).fill({ peril: 'flood', observed_value: 220, breached: true }),
     );
 
-    // When a deeper flood comes in, then the next day's evaluation records it and pays the difference
+    // When a deeper flood comes in (a correction of the 4th, at noon), then the next day's evaluation
+    // records it and pays the difference
+    world.clock.set('2026-03-04T12:00:00.000Z');
     await world.readings([{ index: 'rainfall_mm', date: '2026-03-04', value: 100 }]);
     world.clock.set('2026-03-05T00:05:00.000Z');
     expect(await world.tick()).toEqual({ evaluated: 1, unchanged: 0, closed: 0, failed: 0 });
     const payouts = (await world.events('p-quiet-days')).filter((event) => event.type === 'PayoutApproved');
     expect(payouts).toHaveLength(2);
+
+    // When a reading of a day left out of the log is corrected afterwards, then the audit still replays
+    // that day from the readings as they stood (the revisions kept) and finds what the round table kept
+    await world.readings([{ index: 'rainfall_mm', date: '2026-03-03', value: 2 }]);
+    for (const [day, inLog] of [
+      ['2026-03-02', true],
+      ['2026-03-04', false],
+    ] as const) {
+      const replay = await replayMonitoredDay(world.deps, 'p-quiet-days', day);
+      expect(replay).toMatchObject({ recorded: inLog, matches: true, recordedAsConcluded: true });
+      expect(replay?.replayed).toEqual(replay?.kept);
+    }
+    expect(await replayMonitoredDay(world.deps, 'p-quiet-days', '2026-02-28')).toBeUndefined();
   });
 
   it('takes the policies of a monitor that died holding their lease once the lease has run out', async () => {
