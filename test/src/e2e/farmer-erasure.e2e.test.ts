@@ -120,9 +120,9 @@ describe('erasing a farmer', () => {
     expect(erased.body).toMatchObject({ first_name: '[erased]', last_name: '[erased]', phone_number: null });
     // Asked again (here by an admin), nothing more to do.
     expect((await api.post(`/farms/farmers/${created.body.platform_farmer_id}/erase`, admin, {})).status).toBe(200);
-    expect(Number((await client.query(`select count(*) from events where event_type = 'FarmerErased'`)).rows[0].count)).toBe(
-      1,
-    );
+    expect(
+      Number((await client.query(`select count(*) from events where event_type = 'FarmerErased'`)).rows[0].count),
+    ).toBe(1);
 
     expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({
       first_name: '[erased]',
