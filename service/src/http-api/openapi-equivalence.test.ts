@@ -106,6 +106,8 @@ describe('the OpenAPI document built from the route declarations', () => {
         // purpose it was granted for and its expiry, and a farm is read by a live grant.
         'components.schemas.FarmLinkedOrganization differs',
         'get /farms/{farm_id}: summary differs',
+        // An erased farmer's profile cannot change again (SPEC §6 erasure).
+        'put /farms/farmers/me: 422 added',
         // The audit trail that proves itself (issue 20): `?proofs=true` adds each event's stored bytes, leaf and
         // inclusion proof, and the checkpoint they are against.
         'get /insurance/policies/{policy_id}/events: parameter query proofs added',

@@ -144,7 +144,7 @@ describe('erasing a farmer', () => {
     expect(evaluated.body).toMatchObject({ total_payout: 2000, payout_count: 1, policy_status: 'claimed' });
 
     // The log's hashes cover the sealed text: the audit bundle still verifies against the signed checkpoints.
-    const keys = (await api.get('/audit/keys')).body.keys as { vkey: string }[];
+    const keys = (await api.get('/audit/keys', insurer)).body.keys as { vkey: string }[];
     const directory = await mkdtemp(join(tmpdir(), 'erasure-audit-'));
     const bundle = join(directory, 'bundle.json');
     let exported: unknown;

@@ -15,6 +15,7 @@ export const updateOwnFarmerProfile = commandRoute('PUT /farms/farmers/me', {
   problems: {
     404: { description: 'No profile yet', codes: ['farmer_profile_not_found'] },
     409: KEPT_CHANGING,
+    422: { description: 'The farmer was erased: the profile cannot change again', codes: ['farmer_erased'] },
   },
 }).handle(async ({ deps, body, req, res }) => {
   const context = commandContextOf(req, deps.clock.now());
