@@ -1,6 +1,13 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configVariables, loadConfig, SANDBOX_AUDIT_SIGNING_KEY, SANDBOX_JWT_SECRET } from './config';
+import {
+  ConfigError,
+  configVariables,
+  loadConfig,
+  SANDBOX_AUDIT_SIGNING_KEY,
+  SANDBOX_JWT_SECRET,
+  SANDBOX_PERSONAL_DATA_KEY,
+} from './config';
 
 const configErrorOf = (env: NodeJS.ProcessEnv): ConfigError => {
   try {
@@ -13,6 +20,8 @@ const configErrorOf = (env: NodeJS.ProcessEnv): ConfigError => {
 };
 
 const strongSecret = 'x'.repeat(32);
+// Production refuses to start without its own key-encryption key of personal data.
+const productionDataKey = `prod1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -42,6 +51,7 @@ describe('loadConfig', () => {
       tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },
       auditSigningKey: SANDBOX_AUDIT_SIGNING_KEY,
       auditCheckpointDir: '.data/audit-checkpoints',
+      personalDataKeys: [{ id: 'sandbox1', key: Buffer.from(SANDBOX_PERSONAL_DATA_KEY.split(':')[1] ?? '', 'base64') }],
     });
   });
 
@@ -84,6 +94,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       APP_ENV: 'production',
+      PERSONAL_DATA_KEYS: productionDataKey,
       DATABASE_URL: 'postgres://u:p@db:5432/cc',
       EVENTSTORE_URL: 'kurrentdb://kurrent:2113?tls=false',
       KAFKA_BROKERS: 'k1:9092, k2:9092',
@@ -195,7 +206,10 @@ describe('loadConfig', () => {
     it('defaults to the public sandbox key in the sandbox, and to none in production', () => {
       expect(loadConfig({}).auditSigningKey).toBe(SANDBOX_AUDIT_SIGNING_KEY);
       expect(loadConfig({ DATA_DIR: '/d' }).auditCheckpointDir).toBe('/d/audit-checkpoints');
-      expect(loadConfig({ APP_ENV: 'production', AUTH_JWT_SECRET: strongSecret }).auditSigningKey).toBeUndefined();
+      expect(
+        loadConfig({ APP_ENV: 'production', PERSONAL_DATA_KEYS: productionDataKey, AUTH_JWT_SECRET: strongSecret })
+          .auditSigningKey,
+      ).toBeUndefined();
     });
 
     it('refuses what is not a signer key, never echoing it, and the sandbox key in production', () => {
@@ -205,6 +219,7 @@ describe('loadConfig', () => {
       expect(
         configErrorOf({
           APP_ENV: 'production',
+          PERSONAL_DATA_KEYS: productionDataKey,
           AUTH_JWT_SECRET: strongSecret,
           AUDIT_SIGNING_KEY: SANDBOX_AUDIT_SIGNING_KEY,
         }).problems,
@@ -213,29 +228,47 @@ describe('loadConfig', () => {
   });
 
   describe('in production', () => {
+    it('requires its own key-encryption key of personal data', () => {
+      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWT_SECRET: strongSecret }).problems).toEqual([
+        'PERSONAL_DATA_KEYS: must be set in production',
+      ]);
+    });
+
     it('requires AUTH_JWKS_URL or a strong AUTH_JWT_SECRET', () => {
-      expect(configErrorOf({ APP_ENV: 'production' }).problems).toEqual([
+      expect(configErrorOf({ APP_ENV: 'production', PERSONAL_DATA_KEYS: productionDataKey }).problems).toEqual([
         expect.stringMatching(/^AUTH_JWT_SECRET: in production set AUTH_JWKS_URL, or AUTH_JWT_SECRET to at least 32/),
       ]);
-      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWT_SECRET: 'short' }).problems[0]).toMatch(
-        /^AUTH_JWT_SECRET: /,
-      );
+      expect(
+        configErrorOf({ APP_ENV: 'production', PERSONAL_DATA_KEYS: productionDataKey, AUTH_JWT_SECRET: 'short' })
+          .problems[0],
+      ).toMatch(/^AUTH_JWT_SECRET: /);
     });
 
     it('refuses the public sandbox secret', () => {
-      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWT_SECRET: SANDBOX_JWT_SECRET }).problems[0]).toMatch(
-        /^AUTH_JWT_SECRET: the public sandbox secret/,
-      );
+      expect(
+        configErrorOf({
+          APP_ENV: 'production',
+          PERSONAL_DATA_KEYS: productionDataKey,
+          AUTH_JWT_SECRET: SANDBOX_JWT_SECRET,
+        }).problems[0],
+      ).toMatch(/^AUTH_JWT_SECRET: the public sandbox secret/);
     });
 
     it('accepts a strong secret', () => {
-      expect(loadConfig({ APP_ENV: 'production', AUTH_JWT_SECRET: strongSecret }).auth.jwtSecret).toBe(strongSecret);
+      expect(
+        loadConfig({ APP_ENV: 'production', PERSONAL_DATA_KEYS: productionDataKey, AUTH_JWT_SECRET: strongSecret }).auth
+          .jwtSecret,
+      ).toBe(strongSecret);
     });
 
     it('requires the JWKS URL to be https', () => {
-      expect(configErrorOf({ APP_ENV: 'production', AUTH_JWKS_URL: 'http://idp/jwks' }).problems[0]).toMatch(
-        /^AUTH_JWKS_URL: must be an https/,
-      );
+      expect(
+        configErrorOf({
+          APP_ENV: 'production',
+          PERSONAL_DATA_KEYS: productionDataKey,
+          AUTH_JWKS_URL: 'http://idp/jwks',
+        }).problems[0],
+      ).toMatch(/^AUTH_JWKS_URL: must be an https/);
     });
   });
 

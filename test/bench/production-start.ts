@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase } from '@cropcover/runtime/testing';
-import { freePort, repositoryRoot, TEST_JWT_SECRET } from '../src/support/service-process';
+import { freePort, repositoryRoot, TEST_JWT_SECRET, TEST_PERSONAL_DATA_KEYS } from '../src/support/service-process';
 
 // Issue 22: what the production image should run, measured on Node 24 (the image's Node). The command
 // API process from start to its first 200 on /readyz, and its memory then, started as the old image did
@@ -73,6 +73,7 @@ const startOnce = async ({ cwd, argv: [command, ...args] }: Variant): Promise<{ 
       DATABASE_URL: database.url,
       AUTH_JWT_SECRET: TEST_JWT_SECRET,
       APP_ENV: 'production',
+      PERSONAL_DATA_KEYS: TEST_PERSONAL_DATA_KEYS,
       LOG_LEVEL: 'warn',
     },
     stdio: 'ignore',

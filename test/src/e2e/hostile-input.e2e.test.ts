@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { type RunningService, startService, TEST_PERSONAL_DATA_KEYS } from '../support/service-process';
 
 // Input an adversarial client sends on purpose: each must be a prompt 4xx problem that writes nothing.
 
@@ -314,7 +314,12 @@ describe('response headers and /metrics in production (item 16)', () => {
 
   beforeAll(async () => {
     productionDatabase = await createTestDatabase('e2e_hostile_production');
-    production = await startService({ DATABASE_URL: productionDatabase.url, APP_ENV: 'production', METRICS_TOKEN });
+    production = await startService({
+      DATABASE_URL: productionDatabase.url,
+      APP_ENV: 'production',
+      PERSONAL_DATA_KEYS: TEST_PERSONAL_DATA_KEYS,
+      METRICS_TOKEN,
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -6,7 +6,13 @@ import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { type RunningService, repositoryRoot, startProcess, TEST_JWT_SECRET } from '../support/service-process';
+import {
+  type RunningService,
+  repositoryRoot,
+  startProcess,
+  TEST_JWT_SECRET,
+  TEST_PERSONAL_DATA_KEYS,
+} from '../support/service-process';
 import { copyBuildContext, envOf, execFormOf, readDockerfile } from './dockerfile';
 
 // The production image, built as its Dockerfile builds it but without Docker (no engine on these
@@ -39,6 +45,7 @@ const imageEnv = (more: Record<string, string>): Record<string, string> => ({
   ...Object.fromEntries(Object.entries(envOf(runStage)).filter(([name]) => name !== 'PORT')),
   PATH: `${node24Bin}:${process.env.PATH}`,
   AUTH_JWT_SECRET: TEST_JWT_SECRET,
+  PERSONAL_DATA_KEYS: TEST_PERSONAL_DATA_KEYS,
   ...more,
 });
 

@@ -12,6 +12,8 @@ import { startPrismProxy } from './prism-proxy';
 
 export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const TEST_JWT_SECRET = 'end-to-end-test-secret-of-at-least-32-characters';
+/** A key-encryption key of personal data for services started with APP_ENV=production (it has no default there). */
+export const TEST_PERSONAL_DATA_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 export interface RunningService {
   readonly baseUrl: string;
