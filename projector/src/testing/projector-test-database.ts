@@ -1,7 +1,8 @@
+import { farmerKeysIn, withSealedPersonalData } from '@cropcover/application';
 import { createPostgresEventStore, type EventStore, migrateEventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { migrateReadModels } from '@cropcover/read-store';
-import { createKysely, createLogger, createPool, type Logger } from '@cropcover/runtime';
+import { createKysely, createLogger, createPool, type Logger, loadConfig } from '@cropcover/runtime';
 import { createTestDatabase } from '@cropcover/runtime/testing';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -11,6 +12,8 @@ export interface ProjectorTestDatabase {
   readonly pool: pg.Pool;
   readonly db: Kysely<ReadModels>;
   readonly eventStore: EventStore;
+  /** The same log as the service reads it: farmers' personal fields opened with the sandbox keys. */
+  readonly openedEventStore: EventStore;
   readonly logger: Logger;
   close(): Promise<void>;
 }
@@ -30,6 +33,7 @@ export const openProjectorTestDatabase = async (label: string): Promise<Projecto
     pool,
     db,
     eventStore,
+    openedEventStore: withSealedPersonalData(eventStore, farmerKeysIn(db, loadConfig({}).personalDataKeys)),
     logger,
     close: async () => {
       await eventStore.close();

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningService, startProcess, startService } from '../support/service-process';
 
 // Where the policy monitor runs: in the all-in-one service unless MONITOR_ENABLED=false, and as a
@@ -47,7 +47,11 @@ describe('the policy monitor', () => {
     );
     running.push(monitor);
     expect(await metricsOf(monitor)).toContain(`${EVALUATED_METRIC} 0`);
-    expect(monitor.output()).toContain('policy monitor serving /healthz and /metrics');
+    // /healthz answers as soon as it listens; the line is logged once every part has started.
+    await vi.waitFor(() => expect(monitor.output()).toContain('policy monitor serving /healthz and /metrics'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     expect(monitor.output()).not.toContain('"level":"error"');
   }, 120_000);
 });

@@ -317,9 +317,9 @@ const subscribe = async (path: string): Promise<void> => {
 /** Every event of the log, in order. */
 const wholeLog = async (): Promise<RecordedEvent[]> => {
   const events: RecordedEvent[] = [];
-  for (let batch = await t.eventStore.readAll('start', 5_000); batch.length > 0; ) {
+  for (let batch = await t.openedEventStore.readAll('start', 5_000); batch.length > 0; ) {
     events.push(...batch);
-    batch = await t.eventStore.readAll(batch.at(-1)!.position, 5_000);
+    batch = await t.openedEventStore.readAll(batch.at(-1)!.position, 5_000);
   }
   return events;
 };
@@ -552,7 +552,7 @@ describeWithKafka('the production topology under SIGKILLs and a broker outage', 
     }, 30_000);
     await running.get('projector')!.stop();
     const live = await dumpProjections();
-    await rebuildProjections({ eventStore: t.eventStore, db: t.db, projections: readModelProjections });
+    await rebuildProjections({ eventStore: t.openedEventStore, db: t.db, projections: readModelProjections });
     const rebuilt = await dumpProjections();
     // Per table, the rows only one side has: a readable difference when there is one.
     for (const [table, rows] of Object.entries(live)) {
