@@ -1,4 +1,10 @@
-import { farmerKeysIn, pricedQuotes, readingHistoryCache, withSealedPersonalData } from '@cropcover/application';
+import {
+  cachedFarmerKeys,
+  farmerKeysIn,
+  pricedQuotes,
+  readingHistoryCache,
+  withSealedPersonalData,
+} from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -13,6 +19,7 @@ import {
 import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
+  listenToFarmerKeyErasures,
   migrateReadModels,
   type ProgressSource,
   type ReadModels,
@@ -103,7 +110,9 @@ export const startService = async (
   // in the log, open while the farmer's key exists. The Kafka publisher alone reads the log beneath, so the
   // topics carry only the sealed text.
   const log = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
-  const farmerKeys = farmerKeysIn(db, config.personalDataKeys);
+  const farmerKeys = cachedFarmerKeys(farmerKeysIn(db, config.personalDataKeys), (watcher) =>
+    listenToFarmerKeyErasures(pool, logger, watcher),
+  );
   const eventStore = withSealedPersonalData(log, farmerKeys);
   const metrics = createMetrics(options.scrapeMetrics);
   const stops: (() => Promise<void>)[] = [];
