@@ -13,6 +13,7 @@ import {
   directoryCheckpointSink,
   readModelProjections,
   startAuditIntegrator,
+  startConfiguredCheckpointDistribution,
   startConfiguredIntegrationPublisher,
   startProjector,
 } from '@cropcover/projector';
@@ -148,6 +149,9 @@ export const startService = async (
         })
       : undefined;
   if (runs('projector') && !auditIntegrator) logger.warn('the audit log is off: no checkpoints are signed');
+  const checkpointDistribution = auditIntegrator
+    ? startConfiguredCheckpointDistribution(config, { pool, logger, clock: systemClock })
+    : undefined;
   const servesApi = runs('command-api') || runs('query-api');
   const consistency = servesApi
     ? countingWaitTimeouts(
@@ -265,6 +269,7 @@ export const startService = async (
   if (projector) stops.push(projector.stop);
   if (publisher) stops.push(publisher.stop);
   if (auditIntegrator) stops.push(auditIntegrator.stop);
+  if (checkpointDistribution) stops.push(checkpointDistribution.stop);
   if (consistency) stops.push(consistency.close);
   stops.push(
     () => eventStore.close(),

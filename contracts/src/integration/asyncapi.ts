@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import {
+  AuditCheckpointMessage,
   IntegrationMessageHeaders,
   PolicyEventMessage,
   ProgrammeEventMessage,
@@ -70,6 +71,15 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: ProgrammeEventMessage,
     key: 'programme_id',
     summary: 'Every event of every programme and of its reinsurance: limits, reserved exposure, treaties, cessions.',
+  },
+  {
+    channel: 'auditCheckpoints',
+    address: INTEGRATION_TOPICS.auditCheckpoints,
+    message: 'AuditCheckpointMessage',
+    schema: AuditCheckpointMessage,
+    key: 'origin: the log the checkpoint is of',
+    summary:
+      'Each signed checkpoint of the audit log (C2SP signed note), once the checkpoint sink holds it; verify the note with a key of GET /audit/keys.',
   },
 ];
 

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import {
+  AuditCheckpointMessage,
   IntegrationMessageHeaders,
   PolicyEventMessage,
   ProgrammeEventMessage,
@@ -98,5 +99,13 @@ export const renderIntegrationEventsDoc = (): string =>
       '`programme_id`',
       'Every event of every programme (`stream_kind: programme`: `ProgrammeCreated`, `ProgrammeUpdated`, `ExposureReserved`, `ExposureReleased`) and of its reinsurance (`stream_kind: reinsurance`: `TreatyBound`, `SubjectPremiumRecorded`, `SubjectLossRecorded`, `PremiumCeded`, `CessionRecorded`, `RecoveryRecorded`), for reinsurers, actuaries and finance. Movements of the ledger are signed: a lapse or a revision moves them back.',
       ProgrammeEventMessage,
+    ),
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.auditCheckpoints,
+      'AuditCheckpointMessage',
+      '`origin` (the log the checkpoint is of)',
+      'Each checkpoint the audit log signs (SPEC §7 Audit), once the checkpoint sink holds it, in order of size: `{origin, size, root, note, signed_at}`, `note` the C2SP signed note. Check the note with a key of `GET /audit/keys` before trusting `size` and `root`; keep the notes you receive, and `npm run audit -- verify --checkpoints` finds a truncated or forked log against them. Kafka only distributes checkpoints (retention may drop one); the checkpoint sink keeps every one. Headers: `ce_id` `<origin>/<size>`, `ce_type` `cropcover.CheckpointSigned`, `ce_source` `urn:cropcover:audit:<origin>`, `ce_time` when it was signed.',
+      AuditCheckpointMessage,
     ),
   ].join('\n')}\n`;
