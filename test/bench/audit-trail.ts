@@ -298,18 +298,7 @@ const measureBreachToWebhook = async () => {
       area_ha: 2.5,
       location: { lat: -1.29, lon: 36.82 },
     });
-    // 180 mm over 5 days on one field against the flood trigger's 150 mm: every policy on it breaches.
     const termStartMs = Date.parse(`${dateOf(Date.now())}T00:00:00Z`) - 5 * DAY_MS;
-    const readings = await api.post('/insurance/index-readings', dataProvider, {
-      readings: [40, 40, 40, 40, 20].map((value, offset) => ({
-        farm_id: farm.body.farm_id,
-        field_id: field.body.field_id,
-        index: 'rainfall_mm',
-        date: dateOf(termStartMs + offset * DAY_MS),
-        value,
-      })),
-    });
-    if (readings.status !== 200) throw new Error(`readings: ${readings.status}`);
     const policyIds: string[] = [];
     for (let i = 0; i < BREACHES; i++) {
       const policy = await api.post('/insurance/policies', insurer, {
@@ -324,6 +313,18 @@ const measureBreachToWebhook = async () => {
       if (policy.status !== 201) throw new Error(`issue: ${policy.status} ${JSON.stringify(policy.body)}`);
       policyIds.push(policy.body.policy_id);
     }
+    // 180 mm over 5 days on one field against the flood trigger's 150 mm: every policy on it breaches. Sent
+    // after the policies are issued: a policy is refused on a loss already known.
+    const readings = await api.post('/insurance/index-readings', dataProvider, {
+      readings: [40, 40, 40, 40, 20].map((value, offset) => ({
+        farm_id: farm.body.farm_id,
+        field_id: field.body.field_id,
+        index: 'rainfall_mm',
+        date: dateOf(termStartMs + offset * DAY_MS),
+        value,
+      })),
+    });
+    if (readings.status !== 200) throw new Error(`readings: ${readings.status}`);
     const answered = new Map<string, number>();
     await Promise.all(
       policyIds.map(async (policyId, i) => {
