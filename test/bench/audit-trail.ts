@@ -185,6 +185,10 @@ const measureLagAndVerify = async () => {
       return published[low]!.at - at;
     });
     const gaps = published.slice(1).map((checkpoint, i) => checkpoint.at - published[i]!.at);
+    await pool.query('vacuum analyze audit_leaves, audit_tree');
+    const { rows: sizes } = await pool.query<{ bytes: string }>(
+      `select pg_total_relation_size('audit_leaves') + pg_total_relation_size('audit_tree') as bytes`,
+    );
 
     // (c) The audited policy's bundle, exported and verified by the CLI as an auditor would run it.
     const bundlePath = join(sinkDirectory, '..', `${POLICY_ID}-${Date.now()}.json`);
@@ -237,6 +241,7 @@ const measureLagAndVerify = async () => {
         leaves,
         checkpoints: published.length,
         gapMedian: median(gaps),
+        treeBytesPerLeaf: Number(sizes[0]!.bytes) / leaves,
         p50: percentile(lags, 50),
         p99: percentile(lags, 99),
         max: Math.max(...lags),
@@ -248,6 +253,7 @@ const measureLagAndVerify = async () => {
         heldCheckpoints: held.length,
         proofLength: bundle.events[0]?.proof.length ?? 0,
         cliOutput,
+        command: `node dist/cli/audit.mjs verify ${bundlePath} --key ${vkey} --checkpoints ${sinkDirectory}`,
         cliMedian: median(cliRuns),
         cliRuns,
         imageMedian: median(imageRuns),
@@ -410,6 +416,9 @@ const webhook = await measureBreachToWebhook();
 console.log(`(d) done, load average ${loadAverage()}`);
 
 const ratio = appends.chained.median / appends.plain.median;
+// CPU per event holds still when other jobs share the cores; the rates of single rounds do not.
+const cpuRatio =
+  (appends.plain.nodeMs + appends.plain.postgresMs) / (appends.chained.nodeMs + appends.chained.postgresMs);
 const rounds = (rates: number[]) => rates.map((rate) => Math.round(rate)).join(', ');
 console.log(`\n(a) ${APPENDS_PER_ROUND} single-event appends per round and case, ${WRITERS} writers, ${ROUNDS} rounds`);
 for (const name of ['chained', 'plain'] as const) {
@@ -422,6 +431,9 @@ console.log(
   `\n(b) ${lag.appends} appends at ${Math.round(lag.rate)}/s (asked ${LAG_RATE}/s for ${LAG_SECONDS} s), ${lag.leaves} leaves, ${lag.checkpoints} checkpoints published, median ${ms(lag.gapMedian)} apart`,
 );
 console.log(`  commit → covering checkpoint published: p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)}, max ${ms(lag.max)}`);
+console.log(
+  `  the tree's tables (audit_leaves, audit_tree, indexes): ${Math.round(lag.treeBytesPerLeaf)} bytes per leaf`,
+);
 console.log(
   `\n(c) bundle of ${verify.events} events, ${verify.bytes} bytes, ${verify.proofLength} hashes per inclusion proof, ${verify.consistencyProofs} consistency proofs; ${verify.heldCheckpoints} checkpoints held`,
 );
@@ -440,7 +452,8 @@ console.log(
 );
 
 const rows = [
-  ['(a) chained / plain appends', `${ratio.toFixed(2)}×`, '≥ 0.8×', ratio >= 0.8],
+  ['(a) chained / plain appends, median rates', `${ratio.toFixed(2)}×`, '≥ 0.8×', ratio >= 0.8],
+  ['(a) the same by CPU per event (plain ÷ chained)', `${cpuRatio.toFixed(2)}×`, '≥ 0.8×', cpuRatio >= 0.8],
   [
     '(b) integrator lag p99 at 2,000/s',
     ms(lag.p99),
