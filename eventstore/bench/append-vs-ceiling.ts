@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { endPool } from '@cropcover/runtime';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
 import { migrateEventStore } from '../src/index';
 import { createPostgresEventStore } from '../src/postgres/postgres-event-store';
-import { type AppendOne, loadAverage, median, percentile, runWriters } from './workload';
+import { type AppendOne, backendCpuMs, loadAverage, median, nodeCpuMs, percentile, runWriters } from './workload';
 
 // Issue 12, "event store, 8 writers": our PostgreSQL event store against Emmett's PostgreSQL event store
 // and against the raw ceiling (one autocommitted INSERT per event into a copy of our events table, no
@@ -24,25 +23,6 @@ const databaseUrl = (name: string, applicationName: string): string => {
   url.pathname = `/${name}`;
   url.searchParams.set('application_name', applicationName);
   return url.toString();
-};
-
-// CPU per event says what each store costs whatever else runs on the machine, which rates alone cannot.
-// PostgreSQL's part is read from /proc for the backends of the case's connections: only for a local server.
-const CLOCK_TICK_MS = 10;
-const backendCpuMs = async (admin: pg.Client, applicationName: string): Promise<number> => {
-  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-    applicationName,
-  ]);
-  let ticks = 0;
-  for (const { pid } of rows) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * CLOCK_TICK_MS;
-};
-const nodeCpuMs = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 };
 
 // Our table's columns, defaults, identity, constraints and indexes (`like … including all`); no trigger.

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import type pg from 'pg';
 import type { NewEvent } from '../src/index';
 
 // The append workload every event store bench runs: single-event appends of a ~400-byte TriggerEvaluated
@@ -68,3 +70,25 @@ export const loadAverage = (): string =>
   loadavg()
     .map((load) => load.toFixed(2))
     .join(' ');
+
+// CPU per event says what each case costs whatever else runs on the machine, which rates alone cannot.
+// PostgreSQL's part is read from /proc for the backends of the case's connections: only for a local server.
+const CLOCK_TICK_MS = 10;
+
+/** CPU time so far of the server backends whose connections carry `applicationName`. */
+export const backendCpuMs = async (admin: pg.Client, applicationName: string): Promise<number> => {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+    applicationName,
+  ]);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * CLOCK_TICK_MS;
+};
+
+export const nodeCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};

@@ -33,6 +33,11 @@ export {
   type StoredCheckpoint,
 } from './queries/audit-tree';
 export {
+  type MonitoredPerilColumns,
+  monitoredPerilsFromColumns,
+  monitoredPerilsToColumns,
+} from './queries/monitored-days';
+export {
   type BacktestClaim,
   type BacktestJobRecord,
   type BacktestRequestRecord,

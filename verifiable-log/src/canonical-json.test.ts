@@ -27,5 +27,8 @@ describe('RFC 8785 canonical JSON', () => {
   it('refuses what is not I-JSON', () => {
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(NotCanonicalizableError);
     expect(() => canonicalJson([1n])).toThrow(NotCanonicalizableError);
+    expect(() => canonicalJson({ a: [1, { b: Number.POSITIVE_INFINITY }] })).toThrow(
+      '$.a[1].b: Infinity is not I-JSON',
+    );
   });
 });

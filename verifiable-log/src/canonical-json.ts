@@ -11,7 +11,23 @@ export interface CanonicalObject {
 
 export class NotCanonicalizableError extends Error {}
 
-const serialize = (input: unknown, path: string): string => {
+// Every append canonicalizes its event (docs/benchmarks.md, "Audit trail"): one pass of string
+// concatenation, no arrays of parts, and the path of a refused value built only once one is refused.
+class Refused extends Error {
+  constructor(
+    readonly path: string[],
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+const refusedAt = (error: unknown, step: string): never => {
+  if (error instanceof Refused) error.path.unshift(step);
+  throw error;
+};
+
+const serialize = (input: unknown): string => {
   // JSON.stringify's own step: a Date (or any toJSON) is serialized as what it says.
   const value =
     input !== null && typeof input === 'object' && typeof (input as { toJSON?: unknown }).toJSON === 'function'
@@ -19,18 +35,46 @@ const serialize = (input: unknown, path: string): string => {
       : input;
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new NotCanonicalizableError(`${path}: ${value} is not I-JSON`);
+    if (!Number.isFinite(value)) throw new Refused([], `${value} is not I-JSON`);
     return JSON.stringify(value);
   }
-  if (Array.isArray(value)) return `[${value.map((item, i) => serialize(item, `${path}[${i}]`)).join(',')}]`;
-  if (typeof value === 'object') {
-    const keys = Object.keys(value as object)
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${serialize((value as Record<string, unknown>)[key], `${path}.${key}`)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) text += ',';
+      try {
+        text += serialize(value[i]);
+      } catch (error) {
+        refusedAt(error, `[${i}]`);
+      }
+    }
+    return `${text}]`;
   }
-  throw new NotCanonicalizableError(`${path}: a ${typeof value} is not JSON`);
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    let text = '{';
+    for (const key of keys) {
+      const member = record[key];
+      if (member === undefined) continue;
+      if (text.length > 1) text += ',';
+      try {
+        text += `${JSON.stringify(key)}:${serialize(member)}`;
+      } catch (error) {
+        refusedAt(error, `.${key}`);
+      }
+    }
+    return `${text}}`;
+  }
+  throw new Refused([], `a ${typeof value} is not JSON`);
 };
 
 /** The RFC 8785 canonical text of a JSON value; `undefined` members are left out, as JSON.stringify does. */
-export const canonicalJson = (value: unknown): string => serialize(value, '$');
+export const canonicalJson = (value: unknown): string => {
+  try {
+    return serialize(value);
+  } catch (error) {
+    if (error instanceof Refused) throw new NotCanonicalizableError(`$${error.path.join('')}: ${error.reason}`);
+    throw error;
+  }
+};

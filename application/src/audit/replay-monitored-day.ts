@@ -11,7 +11,7 @@ import {
   type ReadingHistory,
   repeatsLatestConclusion,
 } from '@cropcover/domain';
-import { loadSeriesReadings } from '@cropcover/read-store';
+import { loadSeriesReadings, monitoredPerilsFromColumns } from '@cropcover/read-store';
 import type { CommandDeps } from '../command-deps';
 import { decodeEvent } from '../decode-event';
 
@@ -69,14 +69,15 @@ export const replayMonitoredDay = async (
   const actor = { subject: 'system:audit', organizationId: state.issued.organization_id, isAdmin: false };
   const decided = evaluatePolicy({ actor, evaluationId: row.evaluation_id, readings, now: evaluatedAt }, state);
   const replayed = monitoredPerilsOf(decided);
+  const kept = monitoredPerilsFromColumns(row.perils, row.digests);
   return {
     evaluationId: row.evaluation_id,
     evaluatedAt,
     streamRevision: row.stream_revision,
     recorded: row.recorded,
-    kept: row.perils,
+    kept,
     replayed,
-    matches: isDeepStrictEqual(replayed, row.perils),
+    matches: isDeepStrictEqual(replayed, kept),
     recordedAsConcluded: row.recorded === !repeatsLatestConclusion(state, decided),
   };
 };

@@ -24,26 +24,25 @@ const APPEND_TO_STREAMS: pg.QueryConfig = {
       select a.ordinality as n, a.append->>'streamId' as stream_id, (a.append->>'expected')::int as expected,
         a.append->'events' as events
       from jsonb_array_elements($1::jsonb) with ordinality as a(append, ordinality)
+    ), heads as (
+      select input.*, coalesce(head.revision, -1) as revision,
+        coalesce(head.leaf_hash, decode(repeat('00', 32), 'hex')) as head_leaf_hash
+      from input left join lateral (
+        select stream_revision as revision, leaf_hash from events where events.stream_id = input.stream_id
+        order by stream_revision desc limit 1
+      ) head on true
     ), checked as (
-      select input.*, head.revision, input.expected is null or head.revision = input.expected as passed
-      from input cross join lateral (
-        select coalesce(max(stream_revision), -1) as revision from events where events.stream_id = input.stream_id
-      ) head
+      select heads.*, heads.expected is null or heads.revision = heads.expected as passed from heads
     ), numbered as (
       select c.n, e.ordinality as k, c.stream_id, (c.revision + e.ordinality)::int as stream_revision,
         (e.event->>'id')::uuid::text as event_id, e.event->>'type' as event_type,
-        e.event->>'data' as stored_data, e.event->>'metadata' as stored_metadata
+        e.event->>'data' as stored_data, e.event->>'metadata' as stored_metadata, c.head_leaf_hash
       from checked c cross join jsonb_array_elements(c.events) with ordinality as e(event, ordinality)
       where c.passed and not ($2::bool and exists (select from checked where not passed))
     ), chain as (
-      select nb.*, head.prev, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id, nb.event_type,
-        head.prev, nb.stored_data, nb.stored_metadata) as leaf_hash
-      from numbered nb cross join lateral (
-        select coalesce(
-          (select leaf_hash from events where events.stream_id = nb.stream_id
-             and events.stream_revision = nb.stream_revision - 1),
-          decode(repeat('00', 32), 'hex')) as prev
-      ) head
+      select nb.*, nb.head_leaf_hash as prev, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id,
+        nb.event_type, nb.head_leaf_hash, nb.stored_data, nb.stored_metadata) as leaf_hash
+      from numbered nb
       where nb.k = 1
       union all
       select nb.*, chain.leaf_hash, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id, nb.event_type,

@@ -33,6 +33,7 @@ import { reinsuranceLedger } from './0033-reinsurance-ledger';
 import { portfolioBacktests } from './0035-portfolio-backtests';
 import { policyMonitorDays } from './0036-policy-monitor-days';
 import { auditCheckpointDistribution } from './0038-audit-checkpoint-distribution';
+import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -70,6 +71,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0035-portfolio-backtests': portfolioBacktests,
   '0036-policy-monitor-days': policyMonitorDays,
   '0038-audit-checkpoint-distribution': auditCheckpointDistribution,
+  '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

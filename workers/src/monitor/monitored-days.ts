@@ -1,6 +1,6 @@
 import type { PolicyEvent } from '@cropcover/contracts';
 import { monitoredPerilsOf, utcDate } from '@cropcover/domain';
-import type { ReadModels } from '@cropcover/read-store';
+import { monitoredPerilsToColumns, type ReadModels } from '@cropcover/read-store';
 import { type Kysely, sql } from 'kysely';
 
 /** One policy's monitored day, as its round evaluated it. */
@@ -27,13 +27,16 @@ export const keepMonitoredDays = async (db: Kysely<ReadModels>, days: readonly M
     evaluated_at: day.evaluatedAt.toISOString(),
     stream_revision: day.decidedOnRevision,
     recorded: day.recorded,
-    perils: monitoredPerilsOf(day.decided),
+    ...monitoredPerilsToColumns(monitoredPerilsOf(day.decided)),
   }));
+  // Digests come as hex and are kept as bytes, in their perils' order.
   await sql`
     insert into policy_monitor_days
-      (policy_id, checked_on, evaluation_id, evaluated_at, stream_revision, recorded, perils)
-    select policy_id, checked_on, evaluation_id, evaluated_at, stream_revision, recorded, perils
+      (policy_id, checked_on, evaluation_id, evaluated_at, stream_revision, recorded, perils, digests)
+    select policy_id, checked_on, evaluation_id, evaluated_at, stream_revision, recorded, perils,
+      array(select decode(hex, 'hex') from json_array_elements_text(digests) with ordinality as d(hex, i) order by i)
     from json_to_recordset(${JSON.stringify(rows)}::json) as day(policy_id text, checked_on date,
-      evaluation_id text, evaluated_at timestamptz, stream_revision integer, recorded boolean, perils jsonb)
+      evaluation_id text, evaluated_at timestamptz, stream_revision integer, recorded boolean, perils json,
+      digests json)
     on conflict (policy_id, checked_on) do nothing`.execute(db);
 };

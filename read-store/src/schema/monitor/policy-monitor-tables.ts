@@ -1,7 +1,7 @@
-import type { MonitoredPeril } from '@cropcover/domain';
 import type { JSONColumnType } from 'kysely';
 import type { CalendarDateColumn, NullableCalendarDateColumn } from '../../calendar-date-column';
 import type { NullableTimestamp, PositionColumn, Timestamp } from '../../columns';
+import type { MonitoredPerilColumns } from '../../queries/monitored-days';
 
 /** The monitor's ledger of its daily rounds, one row per policy it has claimed at least once. An
  *  evaluation that changed nothing appends no event, so the day of the last round is kept here, not in
@@ -47,8 +47,11 @@ export interface PolicyMonitorDaysTable {
   stream_revision: number;
   /** Whether the evaluation was appended to the log (its conclusion changed). */
   recorded: boolean;
-  /** Each peril as the evaluation decided it (domain `MonitoredPeril`). */
-  perils: JSONColumnType<MonitoredPeril[]>;
+  /** Each peril as the evaluation decided it, its digest apart: read both through
+   *  `monitoredPerilsFromColumns` (queries/monitored-days.ts). */
+  perils: JSONColumnType<MonitoredPerilColumns[]>;
+  /** Each peril's readings digest, 32 bytes, at its place in `perils`; null where it has none. */
+  digests: (Buffer | null)[];
 }
 
 export interface PolicyMonitorTables {
