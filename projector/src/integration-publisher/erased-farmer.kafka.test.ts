@@ -42,6 +42,7 @@ describeWithKafka('an erased farmer on the integration topics', () => {
       registryEvents: `test.registry-events.${run}`,
       triggerBreaches: `test.trigger-breaches.${run}`,
       programmeEvents: `test.programme-events.${run}`,
+      auditCheckpoints: `test.audit-checkpoints.${run}`,
     };
     const marker = `Zqkafka${run}`;
     const keys = farmerKeysIn(t.db, loadConfig({}).personalDataKeys);
