@@ -282,12 +282,15 @@ try {
     `Load average (1, 5, 15 min) before the passes: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}`,
   );
   console.log(
-    `Monitor passes, policies/s (this process's CPU ms per policy): ${products
+    `Monitor passes, policies/s (this process's CPU ms per policy, evaluations appended): ${products
       .map(
         (product) =>
           `${product.label}: ${passes
             .get(product)!
-            .map((pass) => `${Math.round(rate(pass))} (${(pass.cpuMs / pass.handled).toFixed(2)})`)
+            .map(
+              (pass) =>
+                `${Math.round(rate(pass))} (${(pass.cpuMs / pass.handled).toFixed(2)}, ${pass.tick.evaluated - pass.tick.unchanged} recorded)`,
+            )
             .join(', ')}`,
       )
       .join('; ')}`,

@@ -1,6 +1,6 @@
 import type { Cover, DataCoverage, TriggerEvaluated } from '@cropcover/contracts';
 import { utcDate } from '../insurance/calendar/calendar-date';
-import { isCompleteEnough, minimumCoverageOf } from '../insurance/term-sheet/evaluate-cover';
+import { isCompleteEnough, phaseMinimumCoverage } from '../insurance/term-sheet/evaluate-cover';
 
 // What the log records of daily monitoring (SPEC §7): an evaluation is recorded when one of these changes,
 // not when only the observed value or the readings behind it move. The days between are kept by the
@@ -28,7 +28,7 @@ const isComplete = (cover: Cover, phaseId: string, coverage: DataCoverage | unde
   if (coverage === undefined || phase === undefined) return null;
   return (
     coverage.days_with_reading > 0 &&
-    isCompleteEnough(minimumCoverageOf(phase), {
+    isCompleteEnough(phaseMinimumCoverage(phase), {
       daysWithReading: coverage.days_with_reading,
       daysInWindow: coverage.days_in_window,
     })
