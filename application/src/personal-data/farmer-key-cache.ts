@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { FarmerKeyErasureListener, FarmerKeyErasureWatcher } from '@cropcover/read-store';
 import type { FarmerKeys } from './farmer-keys';
 
@@ -14,7 +15,7 @@ import type { FarmerKeys } from './farmer-keys';
 /** Enough for the farmers active at once in one process; the least recently used is dropped beyond it. */
 const MAX_ENTRIES = 100_000;
 
-type Entry = Buffer | 'erased';
+type Entry = KeyObject | 'erased';
 
 export type ListenToErasures = (watcher: FarmerKeyErasureWatcher) => FarmerKeyErasureListener;
 
@@ -62,7 +63,7 @@ export const cachedFarmerKeys = (keys: FarmerKeys, listen: ListenToErasures): Fa
       return key;
     },
     async keysToOpen(farmerIds) {
-      const found = new Map<string, Buffer>();
+      const found = new Map<string, KeyObject>();
       const missing: string[] = [];
       for (const farmerId of farmerIds) {
         const entry = recall(farmerId);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { notifyFarmerKeyErased, type ReadModels } from '@cropcover/read-store';
 import type { PersonalDataKey } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
@@ -11,9 +11,9 @@ import type { Kysely } from 'kysely';
 
 export interface FarmerKeys {
   /** The farmer's data key, made on first use; undefined once the farmer is erased. */
-  keyToSeal(farmerId: string): Promise<Buffer | undefined>;
+  keyToSeal(farmerId: string): Promise<KeyObject | undefined>;
   /** The data keys of those farmers that have one and are not erased. */
-  keysToOpen(farmerIds: readonly string[]): Promise<Map<string, Buffer>>;
+  keysToOpen(farmerIds: readonly string[]): Promise<Map<string, KeyObject>>;
   /** Destroys the farmer's data key for good; the row stays as a tombstone so no key is made again. The
    *  same transaction announces it to every process (`farmer_key_erased`). */
   erase(farmerId: string, now: Date): Promise<void>;
@@ -46,7 +46,8 @@ export const farmerKeysIn = (db: Kysely<ReadModels>, keks: readonly PersonalData
     if (row.wrapped_key === null || row.kek_id === null) return undefined;
     const kek = byId.get(row.kek_id);
     if (!kek) throw new Error(`farmer key of ${row.farmer_id} is wrapped by ${row.kek_id}, which is not configured`);
-    return unwrap(row.wrapped_key, row.farmer_id, kek);
+    // A KeyObject, not the bytes: a cipher made from one costs a tenth (docs/benchmarks.md, issue 25).
+    return createSecretKey(unwrap(row.wrapped_key, row.farmer_id, kek));
   };
   const stored = (farmerId: string) =>
     db

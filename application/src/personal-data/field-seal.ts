@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type KeyObject, randomBytes } from 'node:crypto';
 
 // One personal value sealed with its farmer's data key (AES-256-GCM): the text
 // `sealed:v1:<farmer_id>:<base64 of iv ‖ tag ‖ ciphertext>` stands in the event where the value was, so
@@ -13,7 +13,7 @@ const TAG_BYTES = 16;
 const additionalData = (farmerId: string, path: readonly string[]): Buffer =>
   Buffer.from(`${farmerId}\u0000${path.join('.')}`, 'utf8');
 
-export const sealValue = (value: string, farmerId: string, path: readonly string[], key: Buffer): string => {
+export const sealValue = (value: string, farmerId: string, path: readonly string[], key: KeyObject): string => {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(additionalData(farmerId, path));
@@ -28,7 +28,7 @@ export const sealedBy = (value: unknown): string | undefined => {
   return end > PREFIX.length ? value.slice(PREFIX.length, end) : undefined;
 };
 
-export const openValue = (sealed: string, path: readonly string[], key: Buffer): string => {
+export const openValue = (sealed: string, path: readonly string[], key: KeyObject): string => {
   const farmerId = sealedBy(sealed)!;
   const bytes = Buffer.from(sealed.slice(sealed.lastIndexOf(':') + 1), 'base64');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));

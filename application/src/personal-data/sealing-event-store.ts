@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { EventStore, NewEvent, RecordedEvent } from '@cropcover/eventstore';
 import type { FarmerKeys } from './farmer-keys';
 import { openValue, sealedBy, sealValue } from './field-seal';
@@ -56,7 +57,7 @@ const sealedFarmers = (events: readonly RecordedEvent[]): string[] => {
   return [...farmers];
 };
 
-const openEvent = (event: RecordedEvent, keys: ReadonlyMap<string, Buffer>): RecordedEvent => {
+const openEvent = (event: RecordedEvent, keys: ReadonlyMap<string, KeyObject>): RecordedEvent => {
   const personal = PERSONAL_FIELDS[event.type];
   if (!personal) return event;
   let data = event.data as Data;
