@@ -19,8 +19,8 @@ export {
   readLeavesInCommitOrder,
   readStoredEvents,
   readStoredEventsAt,
-  type StoredLogEvent,
 } from './postgres/audit-read';
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { migrateEventStore } from './postgres/schema';
+export type { StoredLogEvent } from './stored-log-event';
 export { createUpcast, type Upcast, type Upcaster } from './upcasting';

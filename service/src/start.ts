@@ -135,7 +135,8 @@ export const startService = async (
         metricsRegistry: metrics.registry,
       })
     : undefined;
-  // The tree is built over the PostgreSQL log; on KurrentDB the audit chain is not there yet (issue 20).
+  // The tree is built over the PostgreSQL log; on KurrentDB events carry their chain, but no integrator
+  // builds the tree over it yet (issue 20).
   const auditSigner = config.auditSigningKey ? parseSignerKey(config.auditSigningKey) : undefined;
   const auditIntegrator =
     runs('projector') && auditSigner && !config.eventStoreUrl

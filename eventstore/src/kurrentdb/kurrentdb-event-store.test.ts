@@ -13,9 +13,13 @@ if (!connectionString)
   );
 
 describe.skipIf(!connectionString)('KurrentDB event store', () => {
-  describeEventStoreContract('KurrentDB', async () => ({
-    openStore: async (upcasters) =>
-      createKurrentDbEventStore({ connectionString: connectionString!, upcasters, retryDelayMs: 50 }),
-    dispose: async () => undefined,
-  }));
+  describeEventStoreContract('KurrentDB', async () => {
+    const auditReader = createKurrentDbEventStore({ connectionString: connectionString! });
+    return {
+      openStore: async (upcasters) =>
+        createKurrentDbEventStore({ connectionString: connectionString!, upcasters, retryDelayMs: 50 }),
+      readStored: (streamId) => auditReader.readStoredEvents(streamId),
+      dispose: () => auditReader.close(),
+    };
+  });
 });

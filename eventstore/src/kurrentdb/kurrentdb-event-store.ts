@@ -10,12 +10,19 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
-import { type EventStore, type ExpectedRevision, type RecordedEvent, WrongExpectedRevisionError } from '../port';
+import {
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../port';
 import { comparePositions, isAtOrAfter } from '../position';
+import type { StoredLogEvent } from '../stored-log-event';
 import { DEFAULT_BATCH_SIZE, DEFAULT_RETRY_DELAY_MS, reportToConsole } from '../subscription-defaults';
 import { createSubscriptionSet } from '../subscription-set';
 import { createUpcast, type Upcaster } from '../upcasting';
-import { toEventData, toPropertiesEventData, toRecordedEvent } from './event-mapping';
+import { type ChainHead, chainedEventData, EMPTY_STREAM_HEAD, toRecordedEvent, toStoredEvent } from './event-mapping';
 import { startKurrentDbSubscription } from './kurrentdb-subscription';
 
 export interface KurrentDbEventStoreOptions {
@@ -25,6 +32,25 @@ export interface KurrentDbEventStoreOptions {
   /** Pause before a subscriber retries a failed handler or resubscribes after a drop. */
   readonly retryDelayMs?: number;
 }
+
+export interface KurrentDbEventStore extends EventStore {
+  /** A stream's events as stored and hashed (SPEC §7 Audit), each leaf recomputed from them. */
+  readStoredEvents(streamId: string): Promise<StoredLogEvent[]>;
+}
+
+// Each event carries its stream's previous leaf hash (`prev`), so an append first reads the stream's head
+// and then appends expecting exactly that head: a writer that got in between makes it fail rather than
+// break the chain. An append that expects `any` reads the head again and retries, this many times at most.
+const ANY_APPEND_ATTEMPTS = 50;
+
+const headState = (head: ChainHead): AppendStreamState =>
+  head.nextRevision === 0 ? NO_STREAM : BigInt(head.nextRevision - 1);
+
+const stateToAppend = (expected: ExpectedRevision, head: ChainHead): AppendStreamState =>
+  expected === 'any' ? headState(head) : toStreamState(expected);
+
+const lostRaces = (streamId: string): Error =>
+  new Error(`append to ${streamId}: lost the race for its head ${ANY_APPEND_ATTEMPTS} times`);
 
 const toStreamState = (expected: ExpectedRevision): AppendStreamState => {
   if (expected === 'any') return ANY;
@@ -43,7 +69,7 @@ const toWrongExpectedRevision = (
     error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState),
   );
 
-export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): EventStore => {
+export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): KurrentDbEventStore => {
   const client = KurrentDBClient.connectionString(options.connectionString);
   const upcast = createUpcast(options.upcasters);
   const subscriptions = createSubscriptionSet();
@@ -60,21 +86,49 @@ export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): 
     return recorded;
   };
 
-  const store: EventStore = {
+  const storedEvents = async (
+    streamId: string,
+    read: Parameters<typeof client.readStream>[1],
+  ): Promise<StoredLogEvent[]> => {
+    const stored: StoredLogEvent[] = [];
+    try {
+      for await (const resolved of client.readStream(streamId, read)) {
+        const event = toStoredEvent(resolved);
+        if (event) stored.push(event);
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return stored;
+  };
+
+  const readHead = async (streamId: string): Promise<ChainHead> => {
+    const [last] = await storedEvents(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    return last ? { nextRevision: last.revision + 1, prev: last.leafHash } : EMPTY_STREAM_HEAD;
+  };
+
+  const chained = async (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+    const head = await readHead(streamId);
+    return { events: chainedEventData(streamId, head, events), state: stateToAppend(expected, head) };
+  };
+
+  const store: KurrentDbEventStore = {
     append: async (streamId, events, expected) => {
       if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
-      try {
-        const result = await client.appendToStream(streamId, events.map(toEventData), {
-          streamState: toStreamState(expected),
-        });
-        if (!result.position) throw new Error('KurrentDB returned no position for the append');
-        return {
-          nextExpectedRevision: Number(result.nextExpectedRevision),
-          position: { commit: result.position.commit, prepare: result.position.prepare },
-        };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
-        throw toWrongExpectedRevision(error, streamId, expected);
+      for (let attempt = 1; ; attempt++) {
+        const append = await chained(streamId, events, expected);
+        try {
+          const result = await client.appendToStream(streamId, append.events, { streamState: append.state });
+          if (!result.position) throw new Error('KurrentDB returned no position for the append');
+          return {
+            nextExpectedRevision: Number(result.nextExpectedRevision),
+            position: { commit: result.position.commit, prepare: result.position.prepare },
+          };
+        } catch (error) {
+          if (!(error instanceof WrongExpectedVersionError)) throw error;
+          if (expected !== 'any') throw toWrongExpectedRevision(error, streamId, expected);
+          if (attempt === ANY_APPEND_ATTEMPTS) throw lostRaces(streamId);
+        }
       }
     },
     // KurrentDB 25.1+: one atomic multi-stream append. It answers with each stream's new revision and one log
@@ -85,30 +139,38 @@ export const createKurrentDbEventStore = (options: KurrentDbEventStoreOptions): 
         throw new RangeError('append to streams: a stream appears twice');
       for (const { streamId, events } of appends)
         if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
-      let revisions: bigint[];
-      try {
-        const result = await client.multiStreamAppend(
-          appends.map(({ streamId, events, expected }) => ({
-            streamName: streamId,
-            events: events.map(toPropertiesEventData),
-            expectedState: toStreamState(expected),
-          })),
+      let revisions: bigint[] | undefined;
+      for (let attempt = 1; !revisions; attempt++) {
+        const chains = await Promise.all(
+          appends.map(({ streamId, events, expected }) => chained(streamId, events, expected)),
         );
-        const byStream = new Map(result.responses.map((response) => [response.streamName, response.revision]));
-        revisions = appends.map(({ streamId }) => byStream.get(streamId) ?? -1n);
-      } catch (error) {
-        const refused = appends.find(({ streamId }) => (error as WrongExpectedVersionError).streamName === streamId);
-        if (!(error instanceof WrongExpectedVersionError) || !refused) throw error;
-        throw toWrongExpectedRevision(error, refused.streamId, refused.expected);
+        try {
+          const result = await client.multiStreamAppend(
+            appends.map(({ streamId }, i) => ({
+              streamName: streamId,
+              events: chains[i]!.events,
+              expectedState: chains[i]!.state,
+            })),
+          );
+          const byStream = new Map(result.responses.map((response) => [response.streamName, response.revision]));
+          revisions = appends.map(({ streamId }) => byStream.get(streamId) ?? -1n);
+        } catch (error) {
+          const refused = appends.find(({ streamId }) => (error as WrongExpectedVersionError).streamName === streamId);
+          if (!(error instanceof WrongExpectedVersionError) || !refused) throw error;
+          if (refused.expected !== 'any') throw toWrongExpectedRevision(error, refused.streamId, refused.expected);
+          if (attempt === ANY_APPEND_ATTEMPTS) throw lostRaces(refused.streamId);
+        }
       }
+      const appended = revisions;
       return Promise.all(
         appends.map(async ({ streamId }, i) => {
-          const [last] = await collect(client.readStream(streamId, { fromRevision: revisions[i]!, maxCount: 1 }));
-          if (!last) throw new Error(`KurrentDB did not return revision ${revisions[i]} of ${streamId} just appended`);
+          const [last] = await collect(client.readStream(streamId, { fromRevision: appended[i]!, maxCount: 1 }));
+          if (!last) throw new Error(`KurrentDB did not return revision ${appended[i]} of ${streamId} just appended`);
           return { nextExpectedRevision: last.revision, position: last.position };
         }),
       );
     },
+    readStoredEvents: (streamId) => storedEvents(streamId, { fromRevision: START, maxCount: Number.MAX_SAFE_INTEGER }),
     readStream: async (streamId, readOptions) => {
       try {
         return await collect(

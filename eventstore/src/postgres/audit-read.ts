@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { GlobalPosition } from '../port';
+import type { StoredLogEvent } from '../stored-log-event';
 import { HORIZON_CTES } from './read';
 
 // The audit's reads of the log (SPEC §7 Audit): the exact texts each leaf hashed, and the leaves in the
@@ -13,20 +14,6 @@ const LEGACY = {
 };
 const LEAF = `coalesce(leaf_hash, events_leaf_hash(stream_id, stream_revision, event_id::text, event_type, ${LEGACY.prev},
   ${LEGACY.data}, ${LEGACY.metadata}))`;
-
-/** An event as the log stored and hashed it. */
-export interface StoredLogEvent {
-  readonly stream: string;
-  readonly revision: number;
-  readonly eventId: string;
-  readonly type: string;
-  /** RFC 8785 texts, exactly as hashed. */
-  readonly data: string;
-  readonly metadata: string;
-  readonly prev: Uint8Array;
-  readonly leafHash: Uint8Array;
-  readonly position: GlobalPosition;
-}
 
 /** A leaf of the log in commit order. */
 export interface LogLeaf {

@@ -7,6 +7,7 @@ import { collectEvents } from '../contract/event-collector';
 import { describeEventStoreContract } from '../contract/event-store-contract';
 import { testEvent } from '../contract/test-event';
 import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../port';
+import { readStoredEvents } from './audit-read';
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
 
@@ -28,6 +29,7 @@ describeEventStoreContract('PostgreSQL', async () => {
   const { database, pool } = await openDatabase('eventstore_contract');
   return {
     openStore: async (upcasters) => createPostgresEventStore({ pool, upcasters, retryDelayMs: 50 }),
+    readStored: (streamId) => readStoredEvents(pool, streamId),
     dispose: async () => {
       await endPool(pool);
       await database.drop();
