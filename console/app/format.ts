@@ -9,6 +9,7 @@ const timestampFormat = new Intl.DateTimeFormat(undefined, {
   timeStyle: 'short',
   timeZone: 'UTC',
 });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 const dayMonthFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 export const money = (amount: number, currency: string): string => {
@@ -25,6 +26,12 @@ export const money = (amount: number, currency: string): string => {
 };
 
 export const timestamp = (iso: string): string => `${timestampFormat.format(new Date(iso))} UTC`;
+
+/** `2026-04-05` → `Apr 5, 2026` (in the browser's locale): the day of a timestamp, without its time. */
+export const calendarDate = (date: string): string => dateFormat.format(new Date(`${date}T00:00:00Z`));
+
+/** A period of calendar dates, both included: `Jan 1, 2026 – Dec 31, 2026`. */
+export const period = (from: string, to: string): string => `${calendarDate(from)} – ${calendarDate(to)}`;
 
 /** `2026-04-05` → `Apr 5`. */
 export const dayAndMonth = (date: string): string => dayMonthFormat.format(new Date(`${date}T00:00:00Z`));

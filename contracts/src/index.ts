@@ -150,6 +150,7 @@ export {
 
 // What leaves the log for Kafka: the topics and their messages (AsyncAPI)
 export {
+  AuditCheckpointMessage,
   buildAsyncApiDocument,
   INTEGRATION_TOPICS,
   IntegrationMessageHeaders,

@@ -1,10 +1,15 @@
-// The audit integrator: the tree over the log, signed checkpoints and their sink
+// The audit integrator: the tree over the log, signed checkpoints, their sink and their Kafka topic
 export {
   type AuditIntegrator,
   type AuditIntegratorOptions,
   createAuditIntegrator,
   startAuditIntegrator,
 } from './audit-log/audit-integrator';
+export {
+  type CheckpointDistributionOptions,
+  startCheckpointDistribution,
+  startConfiguredCheckpointDistribution,
+} from './audit-log/checkpoint-distribution';
 export { type CheckpointSink, directoryCheckpointSink } from './audit-log/checkpoint-sink';
 export {
   type ConfiguredPublisherDeps,

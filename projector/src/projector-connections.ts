@@ -1,7 +1,7 @@
-import { farmerKeysIn, withSealedPersonalData } from '@cropcover/application';
+import { cachedFarmerKeys, farmerKeysIn, withSealedPersonalData } from '@cropcover/application';
 import { createEventStore, type EventStore, migrateEventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import { migrateReadModels } from '@cropcover/read-store';
+import { listenToFarmerKeyErasures, migrateReadModels } from '@cropcover/read-store';
 import { createKysely, createPool, type Logger, type PersonalDataKey } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
@@ -25,7 +25,10 @@ export const connectProjector = async (
   const db = createKysely<ReadModels>(pool);
   await migrateReadModels(db);
   // A rebuild reads farmers' personal data as every reader does: opened while the key exists.
-  const eventStore = withSealedPersonalData(log, farmerKeysIn(db, personalDataKeys));
+  const keys = cachedFarmerKeys(farmerKeysIn(db, personalDataKeys), (watcher) =>
+    listenToFarmerKeyErasures(pool, logger, watcher),
+  );
+  const eventStore = withSealedPersonalData(log, keys);
   return {
     db,
     eventStore,

@@ -2,6 +2,14 @@ export type * from './calendar-date-column';
 export { calendarDateOf } from './calendar-date-column';
 export { positionFromColumns, readCheckpoint, saveCheckpoint, saveCheckpoints } from './checkpoints';
 export type * from './columns';
+export {
+  ERASURE_LISTENER_APPLICATION_NAME,
+  FARMER_KEY_ERASED_CHANNEL,
+  type FarmerKeyErasureListener,
+  type FarmerKeyErasureWatcher,
+  listenToFarmerKeyErasures,
+  notifyFarmerKeyErased,
+} from './farmer-key-erasures';
 export { migrateReadModels } from './migrations/migrate-read-models';
 export {
   decodeProgress,

@@ -1,4 +1,10 @@
-import { farmerKeysIn, pricedQuotes, readingHistoryCache, withSealedPersonalData } from '@cropcover/application';
+import {
+  cachedFarmerKeys,
+  farmerKeysIn,
+  pricedQuotes,
+  readingHistoryCache,
+  withSealedPersonalData,
+} from '@cropcover/application';
 import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
@@ -7,12 +13,14 @@ import {
   directoryCheckpointSink,
   readModelProjections,
   startAuditIntegrator,
+  startConfiguredCheckpointDistribution,
   startConfiguredIntegrationPublisher,
   startProjector,
 } from '@cropcover/projector';
 import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
+  listenToFarmerKeyErasures,
   migrateReadModels,
   type ProgressSource,
   type ReadModels,
@@ -103,7 +111,9 @@ export const startService = async (
   // in the log, open while the farmer's key exists. The Kafka publisher alone reads the log beneath, so the
   // topics carry only the sealed text.
   const log = createEventStore({ eventstoreUrl: config.eventStoreUrl, pool });
-  const farmerKeys = farmerKeysIn(db, config.personalDataKeys);
+  const farmerKeys = cachedFarmerKeys(farmerKeysIn(db, config.personalDataKeys), (watcher) =>
+    listenToFarmerKeyErasures(pool, logger, watcher),
+  );
   const eventStore = withSealedPersonalData(log, farmerKeys);
   const metrics = createMetrics(options.scrapeMetrics);
   const stops: (() => Promise<void>)[] = [];
@@ -139,6 +149,9 @@ export const startService = async (
         })
       : undefined;
   if (runs('projector') && !auditIntegrator) logger.warn('the audit log is off: no checkpoints are signed');
+  const checkpointDistribution = auditIntegrator
+    ? startConfiguredCheckpointDistribution(config, { pool, logger, clock: systemClock })
+    : undefined;
   const servesApi = runs('command-api') || runs('query-api');
   const consistency = servesApi
     ? countingWaitTimeouts(
@@ -256,6 +269,7 @@ export const startService = async (
   if (projector) stops.push(projector.stop);
   if (publisher) stops.push(publisher.stop);
   if (auditIntegrator) stops.push(auditIntegrator.stop);
+  if (checkpointDistribution) stops.push(checkpointDistribution.stop);
   if (consistency) stops.push(consistency.close);
   stops.push(
     () => eventStore.close(),

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import type { PolicyIssued } from '@cropcover/contracts';
 import { createPostgresEventStore, migrateEventStore } from '@cropcover/eventstore';
@@ -9,8 +8,7 @@ import { policyStory } from '@cropcover/projector/testing';
 import { migrateReadModels, type ReadModels } from '@cropcover/read-store';
 import { createKysely, createLogger, createPool, endPool, settableClock } from '@cropcover/runtime';
 import { sql } from 'kysely';
-import { createMonitorMetrics } from '../src/monitor/monitor-metrics';
-import { runMonitorTick } from '../src/monitor/monitor-tick';
+import { timedMonitorPass } from './monitor-pass';
 
 // The policy monitor at portfolio scale (issue 12): N policies due the same day, their fields on a few
 // hundred cells of one grid source (many policies read one cell), one pass of the monitor with an
@@ -159,7 +157,6 @@ const sampleMemory = (): void => {
 };
 const sampler = setInterval(sampleMemory, 50);
 const clock = settableClock(FIRST_PASS);
-const metrics = createMonitorMetrics();
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 // The database's side, from outside: the CPU its backends serving this database used (from /proc, as the
@@ -193,30 +190,20 @@ try {
     const load = loadavg()[0]!.toFixed(2);
     peakRss = 0;
     peakHeap = 0;
-    const started = performance.now();
     backendCpuMs.clear();
     const commitsBefore = await sampleBackends();
     for (const backend of backendCpuMs.values()) backend.first = backend.last;
     const backendSampler = setInterval(() => void sampleBackends(), 500);
-    const profiler = day === DAYS - 1 && CPU_PROFILE !== undefined ? new Session() : undefined;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
-    const cpuBefore = process.cpuUsage();
-    const tick = await runMonitorTick({ deps: { eventStore, db }, clock, logger, metrics, concurrency: CONCURRENCY });
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      await writeFile(CPU_PROFILE!, JSON.stringify(profile));
-      profiler.disconnect();
-    }
+    const { tick, handled, seconds, cpuMs } = await timedMonitorPass({
+      deps: { eventStore, db },
+      clock,
+      logger,
+      concurrency: CONCURRENCY,
+      cpuProfile: day === DAYS - 1 ? CPU_PROFILE : undefined,
+    });
     clearInterval(backendSampler);
     const commitsAfter = await sampleBackends();
     sampleMemory();
-    const handled = tick.evaluated + tick.closed + tick.failed;
     const rate = handled / seconds;
     console.log(
       JSON.stringify({
@@ -225,7 +212,7 @@ try {
         seconds: Number(seconds.toFixed(2)),
         policies_per_second: Math.round(rate),
         // This process's own CPU per policy: what the machine's load does not change much.
-        node_cpu_ms_per_policy: Number(((cpu.user + cpu.system) / 1000 / handled).toFixed(2)),
+        node_cpu_ms_per_policy: Number((cpuMs / handled).toFixed(2)),
         database_cpu_ms_per_policy: Number((databaseCpuMs() / handled).toFixed(2)),
         transactions_per_policy: Number(((commitsAfter - commitsBefore) / handled).toFixed(2)),
         events_appended: (await events()) - eventsBefore,

@@ -1,21 +1,23 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { ReadModels } from '@cropcover/read-store';
+import { notifyFarmerKeyErased, type ReadModels } from '@cropcover/read-store';
 import type { PersonalDataKey } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 // The farmers' data keys (SPEC §6 erasure), in `farmer_keys` beside the read models and never in the log.
 // Each is wrapped (AES-256-GCM, the farmer id as additional data) by a key-encryption key from
 // configuration: the first configured one wraps new keys, any configured one unwraps, so a rotation
-// puts a new key first and keeps the old ones until every row is rewrapped. Nothing is cached: after an
-// erasure by any process, no process opens that farmer's values again.
+// puts a new key first and keeps the old ones until every row is rewrapped. These read the table each
+// time; `cachedFarmerKeys` keeps them per process and drops one when its erasure is announced.
 
 export interface FarmerKeys {
   /** The farmer's data key, made on first use; undefined once the farmer is erased. */
   keyToSeal(farmerId: string): Promise<Buffer | undefined>;
   /** The data keys of those farmers that have one and are not erased. */
   keysToOpen(farmerIds: readonly string[]): Promise<Map<string, Buffer>>;
-  /** Destroys the farmer's data key for good; the row stays as a tombstone so no key is made again. */
+  /** Destroys the farmer's data key for good; the row stays as a tombstone so no key is made again. The
+   *  same transaction announces it to every process (`farmer_key_erased`). */
   erase(farmerId: string, now: Date): Promise<void>;
+  close(): Promise<void>;
 }
 
 const IV_BYTES = 12;
@@ -82,13 +84,17 @@ export const farmerKeysIn = (db: Kysely<ReadModels>, keks: readonly PersonalData
       return new Map(rows.map((row) => [row.farmer_id, unwrapRow(row)!]));
     },
     async erase(farmerId, now) {
-      await db
-        .insertInto('farmer_keys')
-        .values({ farmer_id: farmerId, kek_id: null, wrapped_key: null, created_at: now, erased_at: now })
-        .onConflict((conflict) =>
-          conflict.column('farmer_id').doUpdateSet({ kek_id: null, wrapped_key: null, erased_at: now }),
-        )
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('farmer_keys')
+          .values({ farmer_id: farmerId, kek_id: null, wrapped_key: null, created_at: now, erased_at: now })
+          .onConflict((conflict) =>
+            conflict.column('farmer_id').doUpdateSet({ kek_id: null, wrapped_key: null, erased_at: now }),
+          )
+          .execute();
+        await notifyFarmerKeyErased(trx, farmerId);
+      });
     },
+    close: async () => undefined,
   };
 };

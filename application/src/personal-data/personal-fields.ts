@@ -37,4 +37,9 @@ export const PERSONAL_FIELDS: Readonly<Record<string, PersonalFieldsOf>> = {
   FarmerProfileUpdated: { farmerIdOf: (data) => text(data.farmer_id), fields: profileFields(['changes']) },
   FarmRegistered: { farmerIdOf: (data) => text(data.owner_farmer_id), fields: farmFields([]) },
   FarmUpdated: { farmerIdOf: (data) => text(data.owner_farmer_id), fields: farmFields(['changes']) },
+  // The farm name frozen into the policy: the policy still evaluates and pays once it reads "[erased]".
+  PolicyIssued: {
+    farmerIdOf: (data) => text(data.owner_farmer_id),
+    fields: [{ path: ['farm_name'], erased: ERASED_TEXT }],
+  },
 };

@@ -92,4 +92,8 @@ export const withSealedPersonalData = (store: EventStore, keys: FarmerKeys): Eve
   readAll: async (after, limit) => openEvents(await store.readAll(after, limit), keys),
   subscribeToAll: (after, handler, options) =>
     store.subscribeToAll(after, async (batch) => handler(await openEvents(batch, keys)), options),
+  close: async () => {
+    await keys.close();
+    await store.close();
+  },
 });

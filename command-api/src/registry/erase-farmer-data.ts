@@ -6,7 +6,8 @@ import type { CommandApiDeps } from '../command-api-deps';
 /** Erasure (SPEC §6): the farmer's data key is destroyed first, so from that moment no reader, replay or
  *  rebuild opens their personal fields, even if the process dies before `FarmerErased` is appended (asking
  *  again appends it). Answers the idempotency keys kept for this farmer's profile are dropped too: they hold
- *  responses in clear, and a retry after erasure is simply decided again. */
+ *  responses in clear, and a retry after erasure is simply decided again; so are the monitor's snapshots of
+ *  their policies. */
 export const eraseFarmerData = async (
   deps: CommandApiDeps,
   context: CommandContext,
@@ -22,6 +23,15 @@ export const eraseFarmerData = async (
   await deps.db
     .deleteFrom('idempotency_keys')
     .where('response_body', 'like', sql<string>`${`%${farmerId}%`}`)
+    .execute();
+  // A policy's answer names the farm (and its name), not the farmer.
+  await sql`delete from idempotency_keys k using farms f
+    where f.owner_farmer_id = ${farmerId} and k.response_body like '%' || f.farm_id || '%'`.execute(deps.db);
+  // The monitor's snapshots of this farmer's policies hold the farm name opened: they are a cache of the
+  // log, so they go, and the next load replays the stream, where the name now reads erased.
+  await deps.db
+    .deleteFrom('policy_snapshots')
+    .where('state', 'like', sql<string>`${`%"owner_farmer_id":${JSON.stringify(farmerId)}%`}`)
     .execute();
   return outcome;
 };

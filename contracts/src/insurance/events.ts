@@ -34,6 +34,9 @@ export const PolicyIssued = z
     environment: PolicyEnvironment,
     farm_id: z.string(),
     field_id: z.string(),
+    /** The farm's owner, whose key seals `farm_name` (SPEC §6: a farm name is personal); absent on policies
+     *  issued before, whose `farm_name` stays as it was stored. */
+    owner_farmer_id: z.string().optional(),
     farm_name: z.string().nullable(),
     field_name: z.string().nullable(),
     field_area_ha: z.number().nullable(),

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import {
+  AuditCheckpointMessage,
   IntegrationMessageHeaders,
   PolicyEventMessage,
   ProgrammeEventMessage,
@@ -43,7 +44,8 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     message: 'PolicyEventMessage',
     schema: PolicyEventMessage,
     key: 'policy_id',
-    summary: 'Every event of every policy.',
+    summary:
+      'Every event of every policy. `PolicyIssued.farm_name` is personal data (SPEC §6): carried sealed (`sealed:v1:<owner_farmer_id>:<base64>`) when the event names `owner_farmer_id`, and no key opens it once that farmer is erased.',
   },
   {
     channel: 'registryEvents',
@@ -51,7 +53,8 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     message: 'RegistryEventMessage',
     schema: RegistryEventMessage,
     key: 'aggregate_id: the farm, farmer or index source id',
-    summary: 'Every farm, farmer and index source event.',
+    summary:
+      'Every farm, farmer and index source event. A farmer\'s personal fields (names, phone and WhatsApp numbers, farm names and locations) are carried sealed (`sealed:v1:<farmer_id>:<base64>`) and no key opens them once the farmer is erased (`FarmerErased`).',
   },
   {
     channel: 'triggerBreaches',
@@ -68,6 +71,15 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: ProgrammeEventMessage,
     key: 'programme_id',
     summary: 'Every event of every programme and of its reinsurance: limits, reserved exposure, treaties, cessions.',
+  },
+  {
+    channel: 'auditCheckpoints',
+    address: INTEGRATION_TOPICS.auditCheckpoints,
+    message: 'AuditCheckpointMessage',
+    schema: AuditCheckpointMessage,
+    key: 'origin: the log the checkpoint is of',
+    summary:
+      'Each signed checkpoint of the audit log (C2SP signed note), once the checkpoint sink holds it; verify the note with a key of GET /audit/keys.',
   },
 ];
 

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import {
+  AuditCheckpointMessage,
   IntegrationMessageHeaders,
   PolicyEventMessage,
   ProgrammeEventMessage,
@@ -72,7 +73,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.policyEvents,
       'PolicyEventMessage',
       '`policy_id`',
-      'Every event of every policy: `PolicyIssued`, `TriggerEvaluated`, `TriggerEvaluationSkipped`, `TriggerBreached`, `PayoutApproved`, `PayoutSettled`, `PayoutOverpaymentRecorded`, `PolicyLapsed`, `PolicyClosed` (and, recorded before it, `PolicyExpired`).',
+      'Every event of every policy: `PolicyIssued`, `TriggerEvaluated`, `TriggerEvaluationSkipped`, `TriggerBreached`, `PayoutApproved`, `PayoutSettled`, `PayoutOverpaymentRecorded`, `PolicyLapsed`, `PolicyClosed` (and, recorded before it, `PolicyExpired`). `PolicyIssued.farm_name` is the farmer\'s personal data (a farm name, SPEC §6): carried sealed with the key of `owner_farmer_id` (`sealed:v1:<owner_farmer_id>:<base64>`), it can become erased — after that farmer\'s `FarmerErased` no key opens it and the API shows `"[erased]"`; everything the policy pays on stays in clear. Policies issued before sealing have no `owner_farmer_id` and their `farm_name` in clear.',
       PolicyEventMessage,
     ),
     '',
@@ -80,7 +81,7 @@ export const renderIntegrationEventsDoc = (): string =>
       INTEGRATION_TOPICS.registryEvents,
       'RegistryEventMessage',
       '`aggregate_id` (the farm, farmer or index source id)',
-      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted` (with the `consent` of the farmer when a field agent enrolled them), `FarmAccessRevoked`, `FarmClaimed`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerEnrolled` (by a field agent), `FarmerProfileClaimed`, `FarmerLoginLinked`, `FarmerProfileUpdated`, `FarmerErased`, `IndexSourceRegistered`. A farmer\'s personal fields are carried sealed, as the log stores them (`sealed:v1:<farmer_id>:<base64>`, AES-256-GCM with the farmer\'s key, which never leaves the service): `first_name`, `last_name`, `phone_number`, `whatsapp_number` of `FarmerRegistered`, of `FarmerEnrolled` and of `FarmerProfileUpdated.changes`, `name` and `location` of `FarmRegistered` and of `FarmUpdated.changes`. Read them in clear through the API while the farmer allows it; after `FarmerErased` no key opens them again (the API shows `"[erased]"` or `null`).',
+      'Every farm, farmer and index source event: `FarmRegistered`, `FarmUpdated`, `FarmDeactivated`, `FieldRegistered`, `FarmAccessGranted` (with the `consent` of the farmer when a field agent enrolled them), `FarmAccessRevoked`, `FarmClaimed`, `FarmLinkedToOrganization` (before grants; no longer appended), `FarmerRegistered`, `FarmerEnrolled` (by a field agent), `FarmerProfileClaimed`, `FarmerLoginLinked`, `FarmerProfileUpdated`, `FarmerErased`, `IndexSourceRegistered`. A farmer\'s personal fields are carried sealed, as the log stores them (`sealed:v1:<farmer_id>:<base64>`, AES-256-GCM with the farmer\'s key, which never leaves the service): `first_name`, `last_name`, `phone_number`, `whatsapp_number` of `FarmerRegistered`, of `FarmerEnrolled` and of `FarmerProfileUpdated.changes`, `name` and `location` of `FarmRegistered` and of `FarmUpdated.changes`. A field\'s `name` is not personal data and is carried in clear. Read them in clear through the API while the farmer allows it; after `FarmerErased` no key opens them again (the API shows `"[erased]"` or `null`).',
       RegistryEventMessage,
     ),
     '',
@@ -98,5 +99,13 @@ export const renderIntegrationEventsDoc = (): string =>
       '`programme_id`',
       'Every event of every programme (`stream_kind: programme`: `ProgrammeCreated`, `ProgrammeUpdated`, `ExposureReserved`, `ExposureReleased`) and of its reinsurance (`stream_kind: reinsurance`: `TreatyBound`, `SubjectPremiumRecorded`, `SubjectLossRecorded`, `PremiumCeded`, `CessionRecorded`, `RecoveryRecorded`), for reinsurers, actuaries and finance. Movements of the ledger are signed: a lapse or a revision moves them back.',
       ProgrammeEventMessage,
+    ),
+    '',
+    topicSection(
+      INTEGRATION_TOPICS.auditCheckpoints,
+      'AuditCheckpointMessage',
+      '`origin` (the log the checkpoint is of)',
+      'Each checkpoint the audit log signs (SPEC §7 Audit), once the checkpoint sink holds it, in order of size: `{origin, size, root, note, signed_at}`, `note` the C2SP signed note. Check the note with a key of `GET /audit/keys` before trusting `size` and `root`; keep the notes you receive, and `npm run audit -- verify --checkpoints` finds a truncated or forked log against them. Kafka only distributes checkpoints (retention may drop one); the checkpoint sink keeps every one. Headers: `ce_id` `<origin>/<size>`, `ce_type` `cropcover.CheckpointSigned`, `ce_source` `urn:cropcover:audit:<origin>`, `ce_time` when it was signed.',
+      AuditCheckpointMessage,
     ),
   ].join('\n')}\n`;

@@ -1,3 +1,4 @@
+import { AuditCheckpoint } from '../audit/audit-log';
 import { DateTime } from '../common';
 import { AuditEventMetadata, IndexSourceEvent, PolicyEvent, TriggerBreached } from '../insurance';
 import { ProgrammeEvent } from '../programmes/events';
@@ -57,14 +58,24 @@ export const ProgrammeEventMessage = z
   .openapi('ProgrammeEventMessage');
 export type ProgrammeEventMessage = z.infer<typeof ProgrammeEventMessage>;
 
+/** A checkpoint of the audit log as the sink holds it (SPEC §7 Audit): `note` is the C2SP signed note, which
+ *  a consumer checks with a key of `GET /audit/keys` before trusting `size` and `root`. Kafka is for
+ *  distribution only: retention may drop a message, the checkpoint sink keeps every one. */
+export const AuditCheckpointMessage = AuditCheckpoint.extend({
+  signed_at: DateTime.describe('When the log signed it'),
+}).openapi('AuditCheckpointMessage');
+export type AuditCheckpointMessage = z.infer<typeof AuditCheckpointMessage>;
+
 /** Kafka headers of every message: CloudEvents 1.0 in binary content mode. */
 export const IntegrationMessageHeaders = z
   .object({
-    /** = event_id. */
+    /** = event_id; on the checkpoint topic `<origin>/<size>`. */
     ce_id: z.string(),
-    /** `cropcover.<event type>`, e.g. `cropcover.TriggerBreached`. */
+    /** `cropcover.<event type>`, e.g. `cropcover.TriggerBreached`; `cropcover.CheckpointSigned` on the
+     *  checkpoint topic. */
     ce_type: z.string().regex(/^cropcover\.[A-Z][A-Za-z]+$/),
-    /** `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`. A pattern, not startsWith:
+    /** `urn:cropcover:<stream id>`, e.g. `urn:cropcover:policy-<policy_id>`; `urn:cropcover:audit:<origin>`
+     *  on the checkpoint topic. A pattern, not startsWith:
      *  that becomes the JSON Schema format `starts_with`, which no standard validator knows. */
     ce_source: z.string().regex(/^urn:cropcover:/),
     ce_time: DateTime,

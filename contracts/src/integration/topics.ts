@@ -10,6 +10,9 @@ export const INTEGRATION_TOPICS = {
   triggerBreaches: 'cropcover.trigger-breaches.v1',
   /** Every event of every programme and its reinsurance (treaties, cessions); key = programme_id. */
   programmeEvents: 'cropcover.programme-events.v1',
+  /** Each signed checkpoint of the audit log, for distribution only (the checkpoint sink is the anchor);
+   *  key = the checkpoint origin. */
+  auditCheckpoints: 'cropcover.audit-checkpoints.v1',
 } as const;
 
 export type IntegrationTopicNames = { readonly [Topic in keyof typeof INTEGRATION_TOPICS]: string };
@@ -20,4 +23,5 @@ export const prefixedTopics = (prefix: string): IntegrationTopicNames => ({
   registryEvents: `${prefix}${INTEGRATION_TOPICS.registryEvents}`,
   triggerBreaches: `${prefix}${INTEGRATION_TOPICS.triggerBreaches}`,
   programmeEvents: `${prefix}${INTEGRATION_TOPICS.programmeEvents}`,
+  auditCheckpoints: `${prefix}${INTEGRATION_TOPICS.auditCheckpoints}`,
 });

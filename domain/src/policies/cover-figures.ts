@@ -53,6 +53,67 @@ export interface PhaseMoney {
   readonly rounding: MoneyRounding;
 }
 
+/** A phase as `TriggerEvaluated` records it, but for its amount due: the fields before and after it. */
+interface PhaseFigures {
+  readonly head: Omit<PhaseEvaluated, 'amount_due_minor'>;
+  readonly tail: Partial<PhaseEvaluated>;
+}
+
+const phaseFiguresOf = (
+  phase: PhaseOutcome,
+  readings: readonly IndexObservation[],
+  assessor: PerilAssessor,
+): PhaseFigures => {
+  const observed = indexValueOf(phase);
+  const used =
+    phase.readings === undefined
+      ? undefined
+      : assessor.readingsUsed('', readings, phase.readings.from, phase.readings.to);
+  return {
+    head: {
+      phase: phase.phase.id,
+      ...(phase.window === undefined ? {} : { window_start: phase.window.start, window_end: phase.window.end }),
+      status: phase.status,
+      ...(observed === undefined ? {} : { observed_value: observed }),
+      ...(phase.payout === undefined ? {} : { trigger: decimalOfMillionths(phase.payout.trigger) }),
+      ...(phase.payout?.exit === undefined ? {} : { exit: decimalOfMillionths(phase.payout.exit) }),
+      breached: phase.breached,
+    },
+    tail: {
+      ...(phase.coverage === undefined ? {} : { coverage: coverageOnTheWire(phase.coverage) }),
+      ...(phase.skipReason === null ? {} : { skipped_reason: phase.skipReason }),
+      ...(used === undefined
+        ? {}
+        : {
+            readings_from: used.readings_from,
+            readings_to: used.readings_to,
+            readings_used: used.readings_used,
+            digest: used.digest,
+          }),
+      ...(phase.sowingDate === undefined ? {} : { sowing_date: phase.sowingDate }),
+    },
+  };
+};
+
+/** The phases' figures of an outcome, by the outcome: a monitor pass hands every policy on the same
+ *  readings one outcome (`sharedPerilAssessor`), and only the amounts depend on the policy. */
+const keptFigures = new WeakMap<
+  CoverOutcome,
+  { readonly readings: readonly IndexObservation[]; readonly phases: readonly PhaseFigures[] }
+>();
+
+const figuresOfPhases = (
+  outcome: CoverOutcome,
+  readings: readonly IndexObservation[],
+  assessor: PerilAssessor,
+): readonly PhaseFigures[] => {
+  const kept = keptFigures.get(outcome);
+  if (kept !== undefined && kept.readings === readings) return kept.phases;
+  const phases = outcome.phases.map((phase) => phaseFiguresOf(phase, readings, assessor));
+  keptFigures.set(outcome, { readings, phases });
+  return phases;
+};
+
 /** Each phase as `TriggerEvaluated` records it, with the readings it read; undefined for a single phase. */
 export const phasesEvaluated = (
   outcome: CoverOutcome,
@@ -62,34 +123,11 @@ export const phasesEvaluated = (
 ): PhaseEvaluated[] | undefined =>
   outcome.phases.length < 2
     ? undefined
-    : outcome.phases.map((phase) => {
-        const observed = indexValueOf(phase);
-        const used =
-          phase.readings === undefined
-            ? undefined
-            : assessor.readingsUsed('', readings, phase.readings.from, phase.readings.to);
-        return {
-          phase: phase.phase.id,
-          ...(phase.window === undefined ? {} : { window_start: phase.window.start, window_end: phase.window.end }),
-          status: phase.status,
-          ...(observed === undefined ? {} : { observed_value: observed }),
-          ...(phase.payout === undefined ? {} : { trigger: decimalOfMillionths(phase.payout.trigger) }),
-          ...(phase.payout?.exit === undefined ? {} : { exit: decimalOfMillionths(phase.payout.exit) }),
-          breached: phase.breached,
-          amount_due_minor: minorUnitsOfShare(phase.share, money.sumInsuredMinor, money.rounding),
-          ...(phase.coverage === undefined ? {} : { coverage: coverageOnTheWire(phase.coverage) }),
-          ...(phase.skipReason === null ? {} : { skipped_reason: phase.skipReason }),
-          ...(used === undefined
-            ? {}
-            : {
-                readings_from: used.readings_from,
-                readings_to: used.readings_to,
-                readings_used: used.readings_used,
-                digest: used.digest,
-              }),
-          ...(phase.sowingDate === undefined ? {} : { sowing_date: phase.sowingDate }),
-        };
-      });
+    : figuresOfPhases(outcome, readings, assessor).map(({ head, tail }, at) => ({
+        ...head,
+        amount_due_minor: minorUnitsOfShare(outcome.phases[at]!.share, money.sumInsuredMinor, money.rounding),
+        ...tail,
+      }));
 
 /** The phases as clients see them: each amount in major units of the policy's currency, without the
  *  provenance (which stays in the event). */

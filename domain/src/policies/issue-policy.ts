@@ -65,6 +65,7 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
         environment: command.environment,
         farm_id: cover.farm.farmId,
         field_id: request.field_id,
+        owner_farmer_id: cover.farm.ownerFarmerId,
         farm_name: cover.farm.attributes.name,
         field_name: field?.name ?? null,
         field_area_ha: field?.areaHa ?? null,

@@ -1,7 +1,6 @@
 import type { Cover, DataCoverage, TriggerEvaluated } from '@cropcover/contracts';
 import { utcDate } from '../insurance/calendar/calendar-date';
-import { millionthsOf } from '../insurance/money/decimal';
-import { DEFAULT_MIN_COVERAGE, isCompleteEnough } from '../insurance/term-sheet/evaluate-cover';
+import { isCompleteEnough, minimumCoverageOf } from '../insurance/term-sheet/evaluate-cover';
 
 // What the log records of daily monitoring (SPEC §7): an evaluation is recorded when one of these changes,
 // not when only the observed value or the readings behind it move. The days between are kept by the
@@ -29,7 +28,7 @@ const isComplete = (cover: Cover, phaseId: string, coverage: DataCoverage | unde
   if (coverage === undefined || phase === undefined) return null;
   return (
     coverage.days_with_reading > 0 &&
-    isCompleteEnough(Number(millionthsOf(phase.min_coverage ?? DEFAULT_MIN_COVERAGE)), {
+    isCompleteEnough(minimumCoverageOf(phase), {
       daysWithReading: coverage.days_with_reading,
       daysInWindow: coverage.days_in_window,
     })

@@ -42,6 +42,7 @@ const freshTopics = (): IntegrationTopicNames => {
     registryEvents: `test.registry-events.${run}`,
     triggerBreaches: `test.trigger-breaches.${run}`,
     programmeEvents: `test.programme-events.${run}`,
+    auditCheckpoints: `test.audit-checkpoints.${run}`,
   };
 };
 

@@ -1,5 +1,5 @@
 import { decodeEvent, isOneOf } from '@cropcover/application';
-import { PolicyEvent } from '@cropcover/contracts';
+import { ERASED_TEXT, PolicyEvent } from '@cropcover/contracts';
 import { evolvePolicy, type IssuedPolicy, initialPolicy, phasesForClients } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import type { PolicyEvaluationsTable, PolicyPayoutsTable, ReadModels } from '@cropcover/read-store';
@@ -185,55 +185,77 @@ export const policiesProjection: Projection = {
   name: 'policies',
   tables: ['policies', 'policy_counts', 'policy_evaluations', 'policy_payouts'],
   apply: async (trx, events) => {
-    const policyEvents = events.filter(isOneOf(HANDLED)).map(decode);
-    if (policyEvents.length === 0) return;
-    await lockPolicies(trx);
-    const policies = await loadPolicies(trx, [...new Set(policyEvents.map((event) => event.data.policy_id))]);
-    const before = new Map(policies);
-    const changed = new Map<string, PolicyState>();
-    const evaluations = new Map<string, EvaluationRow>();
-    const touchedPayouts = new Map<string, string>();
-    const approvedPayouts = new Set<string>();
-    const lateOverpayments: Overpayment[] = [];
-    for (const event of policyEvents) {
-      const next = evolve(policies.get(event.data.policy_id), event);
-      if (!next) continue;
-      policies.set(event.data.policy_id, next);
-      changed.set(event.data.policy_id, next);
-      const evaluation = evaluationRow(event, next.aggregate);
-      if (evaluation) evaluations.set(evaluationKey(evaluation.evaluation_id, evaluation.peril), evaluation);
-      if (event.type === 'PayoutApproved' || event.type === 'PayoutSettled') {
-        touchedPayouts.set(event.data.payout_id, event.data.policy_id);
-      }
-      if (event.type === 'PayoutApproved') approvedPayouts.add(event.data.payout_id);
-      if (event.type === 'PayoutOverpaymentRecorded') {
-        const row = evaluations.get(evaluationKey(event.data.evaluation_id, event.data.peril));
-        if (row) Object.assign(row, overpaymentColumns(event.data));
-        else lateOverpayments.push(event.data);
-      }
-    }
-    const payouts = [...touchedPayouts].map(([payoutId, policyId]) =>
-      policyPayoutRow(changed.get(policyId)!.aggregate, payoutId),
-    );
-    const lateLinks: PayoutRow[] = [];
-    for (const payout of payouts) {
-      const evaluation = evaluations.get(evaluationKey(payout.evaluation_id, payout.peril));
-      if (evaluation) evaluation.payout_id = payout.payout_id;
-      else if (approvedPayouts.has(payout.payout_id)) lateLinks.push(payout);
-    }
-    const written = await upsertPolicies(trx, [...changed.values()]);
-    // Each count moves from the row as this transaction read it (under the lock) to the row it wrote.
-    await applyPolicyCountChanges(
-      trx,
-      policyCountChanges(
-        [...changed]
-          .filter(([policyId]) => written.has(policyId))
-          .map(([policyId, policy]) => ({ before: before.get(policyId)?.aggregate, after: policy.aggregate })),
-      ),
-    );
-    await insertEvaluations(trx, [...evaluations.values()]);
-    await upsertPayouts(trx, payouts);
-    await linkPayouts(trx, lateLinks);
-    await showOverpayments(trx, lateOverpayments);
+    await applyPolicyEvents(trx, events);
+    await scrubErasedFarmNames(trx, events);
   },
+};
+
+const ERASURES = new Set(['FarmerErased'] as const);
+
+/** A farmer erased (SPEC §6): the farm name frozen into their policies reads as erased, in the column and
+ *  in the stored aggregate; everything a policy pays on stays. Events read from now on show it already. */
+const scrubErasedFarmNames = async (trx: Transaction<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const erased = events.filter(isOneOf(ERASURES)).map((event) => decodeEvent(event).data.farmer_id);
+  if (erased.length === 0) return;
+  await trx
+    .updateTable('policies')
+    .set({
+      farm_name: ERASED_TEXT,
+      aggregate: sql`jsonb_set(aggregate, '{issued,farm_name}', to_jsonb(${ERASED_TEXT}::text))`,
+    })
+    .where(sql<string>`aggregate->'issued'->>'owner_farmer_id'`, 'in', erased)
+    .execute();
+};
+
+const applyPolicyEvents = async (trx: Transaction<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const policyEvents = events.filter(isOneOf(HANDLED)).map(decode);
+  if (policyEvents.length === 0) return;
+  await lockPolicies(trx);
+  const policies = await loadPolicies(trx, [...new Set(policyEvents.map((event) => event.data.policy_id))]);
+  const before = new Map(policies);
+  const changed = new Map<string, PolicyState>();
+  const evaluations = new Map<string, EvaluationRow>();
+  const touchedPayouts = new Map<string, string>();
+  const approvedPayouts = new Set<string>();
+  const lateOverpayments: Overpayment[] = [];
+  for (const event of policyEvents) {
+    const next = evolve(policies.get(event.data.policy_id), event);
+    if (!next) continue;
+    policies.set(event.data.policy_id, next);
+    changed.set(event.data.policy_id, next);
+    const evaluation = evaluationRow(event, next.aggregate);
+    if (evaluation) evaluations.set(evaluationKey(evaluation.evaluation_id, evaluation.peril), evaluation);
+    if (event.type === 'PayoutApproved' || event.type === 'PayoutSettled') {
+      touchedPayouts.set(event.data.payout_id, event.data.policy_id);
+    }
+    if (event.type === 'PayoutApproved') approvedPayouts.add(event.data.payout_id);
+    if (event.type === 'PayoutOverpaymentRecorded') {
+      const row = evaluations.get(evaluationKey(event.data.evaluation_id, event.data.peril));
+      if (row) Object.assign(row, overpaymentColumns(event.data));
+      else lateOverpayments.push(event.data);
+    }
+  }
+  const payouts = [...touchedPayouts].map(([payoutId, policyId]) =>
+    policyPayoutRow(changed.get(policyId)!.aggregate, payoutId),
+  );
+  const lateLinks: PayoutRow[] = [];
+  for (const payout of payouts) {
+    const evaluation = evaluations.get(evaluationKey(payout.evaluation_id, payout.peril));
+    if (evaluation) evaluation.payout_id = payout.payout_id;
+    else if (approvedPayouts.has(payout.payout_id)) lateLinks.push(payout);
+  }
+  const written = await upsertPolicies(trx, [...changed.values()]);
+  // Each count moves from the row as this transaction read it (under the lock) to the row it wrote.
+  await applyPolicyCountChanges(
+    trx,
+    policyCountChanges(
+      [...changed]
+        .filter(([policyId]) => written.has(policyId))
+        .map(([policyId, policy]) => ({ before: before.get(policyId)?.aggregate, after: policy.aggregate })),
+    ),
+  );
+  await insertEvaluations(trx, [...evaluations.values()]);
+  await upsertPayouts(trx, payouts);
+  await linkPayouts(trx, lateLinks);
+  await showOverpayments(trx, lateOverpayments);
 };

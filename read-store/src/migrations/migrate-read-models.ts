@@ -32,6 +32,7 @@ import { treaties } from './0032-treaties';
 import { reinsuranceLedger } from './0033-reinsurance-ledger';
 import { portfolioBacktests } from './0035-portfolio-backtests';
 import { policyMonitorDays } from './0036-policy-monitor-days';
+import { auditCheckpointDistribution } from './0038-audit-checkpoint-distribution';
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -69,6 +70,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0033-reinsurance-ledger': reinsuranceLedger,
   '0035-portfolio-backtests': portfolioBacktests,
   '0036-policy-monitor-days': policyMonitorDays,
+  '0038-audit-checkpoint-distribution': auditCheckpointDistribution,
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
 };
 

@@ -26,6 +26,7 @@ describe('the audit bundle, exported from a real log and verified offline', () =
   const signer = parseSignerKey(generateSignerKey(ORIGIN));
   const keys = [signer.verifier];
   let clean: ExportedBundle;
+  let cleanFull: ExportedBundle;
 
   const meta = () => ({
     event_id: crypto.randomUUID(),
@@ -69,6 +70,7 @@ describe('the audit bundle, exported from a real log and verified offline', () =
     }
     await integrate();
     clean = await exported();
+    cleanFull = (await exportAuditBundle(t.pool, t.db, STREAM, { full: true }))!;
   });
   afterAll(async () => {
     await t?.close();
@@ -139,6 +141,40 @@ describe('the audit bundle, exported from a real log and verified offline', () =
     const size = Number(clean.bundle.checkpoint.split('\n')[1]);
     const larger = signCheckpoint({ origin: ORIGIN, size: size + 3, root: new Uint8Array(32) }, [signer]).note;
     expect(verifyAuditBundle(truncated, keys, [larger])).toMatchObject({ ok: false, failure: 'TRUNCATED' });
+  });
+
+  it('finds the latest event an exporter hid, among the leaves of the signed tree (full mode): TRUNCATED', async () => {
+    const { leaves, ...bundle } = cleanFull.bundle;
+    expect(leaves).toHaveLength(Number(bundle.checkpoint.split('\n')[1]));
+    expect(verifyAuditBundle(cleanFull.bundle, keys)).toMatchObject({ ok: true, events: 8, complete: true });
+    // The API omits the policy's last event: its chain alone still verifies, up to revision 6.
+    const hidden = { ...cleanFull.bundle, events: cleanFull.bundle.events.slice(0, 7) };
+    expect(verifyAuditBundle({ ...bundle, events: hidden.events }, keys)).toMatchObject({ ok: true, events: 7 });
+    const verdict = verifyAuditBundle(hidden, keys);
+    expect(verdict).toMatchObject({ ok: false, failure: 'TRUNCATED' });
+    expect(!verdict.ok && verdict.detail).toContain(
+      `${STREAM} revision 7 is leaf ${cleanFull.bundle.events[7]!.leaf_index} of the signed tree`,
+    );
+    // Leaves that do not rebuild the signed root prove nothing: one left out, or one altered.
+    expect(verifyAuditBundle({ ...hidden, leaves: leaves!.slice(0, -1) }, keys)).toMatchObject({
+      ok: false,
+      failure: 'ROOT_MISMATCH',
+    });
+    const altered = leaves!.map((input) =>
+      input.replace(`"rev":7,"stream":"${STREAM}"`, `"rev":6,"stream":"${STREAM}"`),
+    );
+    expect(altered).not.toEqual(leaves);
+    expect(verifyAuditBundle({ ...hidden, leaves: altered }, keys)).toMatchObject({
+      ok: false,
+      failure: 'ROOT_MISMATCH',
+    });
+    // And from files, as `npm run audit -- verify --full` reads them.
+    const path = join(sink, '..', `${crypto.randomUUID()}.json`);
+    await writeFile(path, JSON.stringify(hidden));
+    expect(await verifyAuditBundleFiles({ bundlePath: path, keys: [signer.verifier.vkey] })).toMatchObject({
+      ok: false,
+      failure: 'TRUNCATED',
+    });
   });
 
   it('shows two signed, inconsistent checkpoints as a FORK, with both as evidence', () => {

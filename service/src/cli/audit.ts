@@ -13,13 +13,15 @@ import { verifyAuditBundleFiles } from '../audit-bundle/verify-audit-bundle-file
 // (SPEC §7 "What the log records"), from the monitor's round table, the stream and the readings as they
 // stood then, and says whether it observes what was kept; exit 1 when it does not, or no such day was kept.
 //
-// `npm run audit -- export <policy_id> [--out <file>]` writes the policy's audit bundle (docs/audit-bundle.md).
-// `npm run audit -- verify <bundle> --key <verifier key or file> [--checkpoints <dir>]` checks one offline:
+// `npm run audit -- export <policy_id> [--full] [--out <file>]` writes the policy's audit bundle
+// (docs/audit-bundle.md); `--full` adds every leaf of the signed tree, so an event left out shows.
+// `npm run audit -- verify <bundle> --key <verifier key or file> [--checkpoints <dir>] [--full]` checks one offline
+// (`--full`: refuses a bundle without the leaves):
 // it loads no configuration and opens no database (the service's modules are loaded only by the other
 // commands), and exits 0, 2 for bad usage, or the failure's own code (FAILURE_EXIT_CODES).
 
 const USAGE =
-  'usage: audit <policy_id> | audit day <policy_id> <YYYY-MM-DD> | audit export <policy_id> [--out <file>] | audit verify <bundle> --key <key> [--key …] [--checkpoints <dir>]\n';
+  'usage: audit <policy_id> | audit day <policy_id> <YYYY-MM-DD> | audit export <policy_id> [--full] [--out <file>] | audit verify <bundle> --key <key> [--key …] [--checkpoints <dir>] [--full]\n';
 
 const usage = (): never => {
   process.stderr.write(USAGE);
@@ -30,7 +32,11 @@ const verify = async (args: string[]): Promise<void> => {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { key: { type: 'string', multiple: true }, checkpoints: { type: 'string' } },
+    options: {
+      key: { type: 'string', multiple: true },
+      checkpoints: { type: 'string' },
+      full: { type: 'boolean' },
+    },
   });
   const [bundlePath] = positionals;
   if (!bundlePath || !values.key?.length) return usage();
@@ -39,9 +45,14 @@ const verify = async (args: string[]): Promise<void> => {
     keys: values.key,
     ...(values.checkpoints ? { checkpointsDir: values.checkpoints } : {}),
   });
+  if (verdict.ok && values.full && !verdict.complete) {
+    process.stderr.write('--full: the bundle has no leaves (export it with --full)\n');
+    process.exitCode = 2;
+    return;
+  }
   if (verdict.ok) {
     process.stdout.write(
-      `OK: ${verdict.events} events, each in the tree of ${verdict.checkpoint.size} signed by ${verdict.checkpoint.origin}\n`,
+      `OK: ${verdict.events} events, each in the tree of ${verdict.checkpoint.size} signed by ${verdict.checkpoint.origin}${verdict.complete ? '; no other event of the stream is in it' : ''}\n`,
     );
     return;
   }
@@ -76,14 +87,18 @@ const withLog = async (run: (deps: LogDeps) => Promise<void>): Promise<void> => 
 };
 
 const exportBundle = async (args: string[]): Promise<void> => {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, full: { type: 'boolean' } },
+  });
   const [policyId] = positionals;
   if (!policyId) return usage();
   const { policyStream } = await import('@cropcover/domain');
   const { exportAuditBundle } = await import('@cropcover/read-store');
   const { writeFile } = await import('node:fs/promises');
   await withLog(async ({ pool, db }) => {
-    const exported = await exportAuditBundle(pool, db, policyStream(policyId));
+    const exported = await exportAuditBundle(pool, db, policyStream(policyId), { full: values.full ?? false });
     if (!exported) {
       process.stderr.write('no signed checkpoint yet: nothing can be proven\n');
       process.exitCode = 1;

@@ -1,30 +1,19 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client';
-import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
+import { repositoryRoot, TEST_JWT_SECRET } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // `npm run demo` as the README's second walk-through runs it, against the service as `npm start` runs it.
 
-let database: TestDatabase;
-let service: RunningService;
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_demo');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
+const suite = serviceUnderTest('e2e_demo', { MONITOR_ENABLED: 'false' });
 
 describe('npm run demo', () => {
   it('walks a flood from one grid cell’s readings to two fields’ payouts, with a backtest on last season and a refused known loss', async () => {
     const { stdout } = await promisify(execFile)('npm', ['run', 'demo', '--silent'], {
       cwd: repositoryRoot,
-      env: { ...process.env, BASE_URL: service.baseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET },
+      env: { ...process.env, BASE_URL: suite.service.baseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET },
     });
     expect(stdout).toContain('360 days of rainfall for the grid cell and 720 field readings');
     expect(stdout).toContain('flood reads grid cell -0.35,36.05 of source');
@@ -69,7 +58,7 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/flood is already breached on the data available: max_5day_rainfall_mm 240 ≥ threshold 150/);
 
     const policyId = /Policy {4}(\S+) issued/.exec(stdout)?.[1];
-    const policy = await apiClient(service.baseUrl).get(`/insurance/policies/${policyId}`, {
+    const policy = await suite.api.get(`/insurance/policies/${policyId}`, {
       sub: 'someone-at-the-insurer',
       org: 'demo-insurer',
       roles: ['insurer'],
@@ -77,7 +66,7 @@ describe('npm run demo', () => {
     expect(policy.body).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], currency: 'KES' });
     // The refused issue recorded nothing: the insurer holds the two policies issued before the flood and
     // the one on its own product.
-    const policies = await apiClient(service.baseUrl).get('/insurance/policies', {
+    const policies = await suite.api.get('/insurance/policies', {
       sub: 'someone-at-the-insurer',
       org: 'demo-insurer',
       roles: ['insurer'],

@@ -1,10 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP } from '../support/seed-shapes';
-import { type RunningService, startService, TEST_JWT_SECRET } from '../support/service-process';
+import { TEST_JWT_SECRET } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 const FARM_KEYS = [
   'common_grown_crops',
@@ -45,9 +45,8 @@ const FARMER_KEYS = [
   'whatsapp_number',
 ];
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_registry');
+const { api } = suite;
 let callerCount = 0;
 /** A fresh user per test, so tests do not share profiles. */
 const newCaller = (extra: Partial<Caller> = {}): Caller => ({
@@ -63,17 +62,6 @@ const createFarm = async (caller: Caller, body: Record<string, unknown> = { name
   expect(response.status).toBe(201);
   return response.body;
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_registry');
-  service = await startService({ DATABASE_URL: database.url });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('POST /farms/create (endpoint 8)', () => {
   it('creates a farm owned by the caller, with the seed shape field by field', async () => {
@@ -443,11 +431,11 @@ describe('service surface', () => {
   it('serves health, readiness, metrics, OpenAPI and docs without a token', async () => {
     expect((await api.get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await api.get('/readyz')).status).toBe(200);
-    const metrics = await fetch(`${service.baseUrl}/metrics`);
+    const metrics = await fetch(`${suite.service.baseUrl}/metrics`);
     expect(await metrics.text()).toContain('http_request_duration_seconds');
     const openapi = await api.get('/openapi.json');
     expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/farms/create', '/farms/{farm_id}']));
-    expect((await fetch(`${service.baseUrl}/docs/`)).status).toBe(200);
+    expect((await fetch(`${suite.service.baseUrl}/docs/`)).status).toBe(200);
   });
 
   it('answers an unknown route with a 404 problem, and echoes the request id', async () => {

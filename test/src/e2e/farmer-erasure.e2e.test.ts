@@ -30,6 +30,7 @@ const owner: Caller = { sub: `farmer-erased-${Date.now()}` };
 const insurer: Caller = { sub: 'underwriter-e', org: 'org-erasure', roles: ['insurer'] };
 const feed: Caller = { sub: 'erasure-feed', org: insurer.org, roles: ['data_provider'] };
 const admin: Caller = { sub: 'ops-e', org: 'org-ops', roles: ['admin'] };
+const agent: Caller = { sub: 'agent-e', org: 'org-coop-e', roles: ['field_agent'] };
 
 /** Every table of the read store and the log whose rows, as text, contain the marker. */
 const tablesHoldingMarker = async (): Promise<string[]> => {
@@ -74,7 +75,7 @@ describe('erasing a farmer', () => {
       { 'idempotency-key': `profile-${runId}` },
     );
     expect(created.status).toBe(201);
-    const farm = await api.post('/farms/create', owner, { name: 'Shamba', location: 'by the river' });
+    const farm = await api.post('/farms/create', owner, { name: `Shamba${marker}`, location: 'by the river' });
     expect(farm.status).toBe(201);
     const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
       field_id: `plot-${runId}`,
@@ -108,6 +109,9 @@ describe('erasing a farmer', () => {
     ]);
     expect(sealedInLog.rows).toEqual([]);
     expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({ first_name: `Amina${marker}` });
+    expect((await api.get(`/insurance/policies/${policy.body.policy_id}`, insurer)).body).toMatchObject({
+      farm_name: `Shamba${marker}`,
+    });
 
     // Only an admin erases someone else.
     expectProblem(
@@ -129,6 +133,9 @@ describe('erasing a farmer', () => {
       phone_number: null,
     });
     expect((await api.get(`/farms/${cover.farm_id}`, owner)).body).toMatchObject({ name: '[erased]', location: null });
+    // The farm name frozen into the policy reads erased too; the policy is otherwise as issued.
+    const erasedPolicy = await api.get(`/insurance/policies/${policy.body.policy_id}`, insurer);
+    expect(erasedPolicy.body).toMatchObject({ farm_name: '[erased]', field_name: 'North plot', status: 'active' });
     expectProblem(await api.put('/farms/farmers/me', owner, { first_name: 'Again' }), 422, 'farmer_erased');
     expect(await tablesHoldingMarker()).toEqual([]);
 
@@ -136,6 +143,9 @@ describe('erasing a farmer', () => {
     await cli('rebuild');
     expect(await tablesHoldingMarker()).toEqual([]);
     expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({ first_name: '[erased]' });
+    expect((await api.get(`/insurance/policies/${policy.body.policy_id}`, insurer)).body).toMatchObject({
+      farm_name: '[erased]',
+    });
 
     // The policy is untouched: it evaluates and pays.
     await recordReadings(api, feed, cover, 'rainfall_mm', policy.body.term_start, [40, 40, 40, 40, 20]);
@@ -159,4 +169,29 @@ describe('erasing a farmer', () => {
     // Nothing the service logged (at debug) carries the name.
     expect(service.output()).not.toContain(marker);
   }, 180_000);
+
+  it('lets nobody claim an enrolled profile once it is erased: 404 as for any profile not theirs, nothing recorded', async () => {
+    const phone = '+254712349911';
+    const enrolled = await api.post('/farms/registrations', agent, {
+      farmer: { first_name: 'Neema', last_name: 'Wafula', phone_number: phone, language: 'sw', upload_channel: 'ussd' },
+      farm: { name: 'Shamba la Neema', country: 'KE' },
+      consent: { method: 'verbal', recorded_at: new Date(Date.now() - 60_000).toISOString(), purposes: ['insurance'] },
+    });
+    expect(enrolled.status).toBe(201);
+    const { platform_farmer_id } = enrolled.body.farmer;
+    expect((await api.post(`/farms/farmers/${platform_farmer_id}/erase`, admin, {})).status).toBe(200);
+    const events = async () => Number((await client.query('select count(*) from events')).rows[0].count);
+    const before = await events();
+
+    // The phone that proved the profile was the farmer's is gone with the key: the claim cannot match,
+    // and it answers as an unknown code does, so it tells nobody that this profile existed.
+    const claimant: Caller = { sub: `claimant-${runId}` };
+    expectProblem(
+      await api.post('/farms/farmers/claim', claimant, { platform_farmer_id, phone_number: phone }),
+      404,
+      'not_found',
+    );
+    expect(await events()).toBe(before);
+    expect((await api.get(`/farms/${enrolled.body.farm.farm_id}`, admin)).body).toMatchObject({ name: '[erased]' });
+  }, 60_000);
 });

@@ -1,20 +1,18 @@
 import { connect } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { apiClient, type Caller, tokenFor } from '../support/api-client';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService, TEST_PERSONAL_DATA_KEYS } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Input an adversarial client sends on purpose: each must be a prompt 4xx problem that writes nothing.
 
 /** Short, so a request that never completes is answered within the test's patience. */
 const REQUEST_TIMEOUT_MS = 2_000;
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+const suite = serviceUnderTest('e2e_hostile', { HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
+const { api, query } = suite;
 let callerCount = 0;
 const newCaller = (extra: Partial<Caller> = {}): Caller => ({
   sub: `hostile-${++callerCount}-${Date.now()}`,
@@ -24,7 +22,7 @@ const provider: Caller = { sub: 'provider-1', org: 'org-data', roles: ['data_pro
 const insurer: Caller = { sub: 'insurer-1', org: 'org-ins', roles: ['insurer'] };
 
 const countRows = async (table: string): Promise<number> =>
-  Number((await client.query<{ count: string }>(`select count(*) from ${table}`)).rows[0]!.count);
+  Number((await query<{ count: string }>(`select count(*) from ${table}`)).rows[0]!.count);
 /** Every table a refused request could have written to. */
 const written = async () => ({
   events: await countRows('events'),
@@ -32,26 +30,12 @@ const written = async () => ({
   keys: await countRows('idempotency_keys'),
 });
 
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_hostile');
-  service = await startService({ DATABASE_URL: database.url, HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
-
 describe('NUL and unpaired surrogates (item 8)', () => {
   it.each([
     ['a NUL in a value', { name: 'Sham\u0000ba' }, 'name'],
     ['an unpaired high surrogate', { name: 'Shamba \uD800' }, 'name'],
     ['an unpaired low surrogate in a list', { name: 'A', common_grown_crops: ['\uDC00'] }, 'common_grown_crops.0'],
-    ['a NUL in a key', { name: 'A', ['n\u0000']: 1 }, 'n\u0000'],
+    ['a NUL in a key', { name: 'A', 'n\u0000': 1 }, 'n\u0000'],
   ])('refuses %s in a body with 400, and makes no farmer profile', async (_label, body, path) => {
     const caller = newCaller();
     const before = await written();
@@ -205,7 +189,7 @@ describe('requests that never complete, and oversized headers (item 11)', () => 
   const rawExchange = (request: string, waitMs: number) =>
     new Promise<{ status: number; headers: string; body: any; elapsedMs: number }>((resolve, reject) => {
       const started = Date.now();
-      const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+      const socket = connect(Number(new URL(suite.service.baseUrl).port), '127.0.0.1');
       let received = '';
       const timer = setTimeout(() => {
         socket.destroy();
@@ -355,7 +339,7 @@ describe('response headers and /metrics in production (item 16)', () => {
   });
 
   it('forbids framing the docs', async () => {
-    const docs = await fetch(`${service.baseUrl}/docs/`);
+    const docs = await fetch(`${suite.service.baseUrl}/docs/`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('x-frame-options')).toBe('DENY');
     expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

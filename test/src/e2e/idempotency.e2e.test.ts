@@ -1,14 +1,12 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
-import { type RunningService, startService } from '../support/service-process';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Idempotency-Key through the service as `npm start` runs it (SPEC §5): a retried POST never creates a
 // second farm, and every misuse of a key is refused without creating anything.
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_idempotency');
+const { api } = suite;
 let callerCount = 0;
 const newCaller = (): Caller => ({
   sub: `idem-${++callerCount}-${Date.now()}`,
@@ -27,17 +25,6 @@ const farmCount = async (caller: Caller): Promise<number> => {
   expect(lookup.status).toBe(200);
   return lookup.body.total_farms;
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_idempotency');
-  service = await startService({ DATABASE_URL: database.url });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('Idempotency-Key on POST /farms/create', () => {
   it('replays the first answer to a retry and creates one farm', async () => {

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import { apiClient, type Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, repositoryRoot, startService } from '../support/service-process';
+import { repositoryRoot, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // SPEC §7 "Index data" over HTTP through `npm start`: only a policy's frozen source and location move its
 // payout, one grid cell's series pays every field in it, and the audit CLI catches a reading revised
@@ -14,9 +14,8 @@ import { type RunningService, repositoryRoot, startService } from '../support/se
 
 const run = promisify(execFile);
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_index_data', { MONITOR_ENABLED: 'false' });
+const { api } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter', org: 'org-ins', roles: ['insurer'] };
@@ -72,17 +71,6 @@ const rainByDay = (sourceId: string, location: string, values: readonly number[]
     date: addDays(today(), offset - 5),
     value,
   })),
-});
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_index_data');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
 });
 
 describe('a policy reads only its frozen source and location', () => {
@@ -165,7 +153,7 @@ describe('a policy reads only its frozen source and location', () => {
       resolution_deg: 0.25,
     });
     const configured = await startService({
-      DATABASE_URL: database.url,
+      DATABASE_URL: suite.databaseUrl,
       MONITOR_ENABLED: 'false',
       INDEX_SOURCE_DEFAULTS: `rainfall_mm=${grid}`,
     });
@@ -217,7 +205,7 @@ describe('a policy reads only its frozen source and location', () => {
       (
         await run('npm', ['run', '--silent', 'audit', '--', policy.policy_id], {
           cwd: repositoryRoot,
-          env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+          env: { ...process.env, DATABASE_URL: suite.databaseUrl, LOG_LEVEL: 'silent' },
         })
       ).stdout;
     expect(await audit()).toMatch(

@@ -1,9 +1,8 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP } from '../support/seed-shapes';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 const PATH = '/insurance/index-readings';
 
@@ -16,9 +15,8 @@ const otherInsurer: Caller = { sub: 'insurer-2', org: 'org-other', roles: ['insu
 const OWN_FIELD_SOURCE = 'organization-fields:org-data';
 const SOME_SOURCE = '5f0b7d3e-2a47-4c1e-9a53-6d1f0e2b8c44';
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_readings');
+const { api } = suite;
 let fieldCount = 0;
 /** A fresh field per test, so tests do not see each other's readings. */
 const newField = () => ({ farm_id: 'farm-e2e', field_id: `field-${++fieldCount}` });
@@ -27,17 +25,6 @@ const utcDate = (offsetDays = 0): string => new Date(Date.now() + offsetDays * 8
 
 const readingsOf = (field: { farm_id: string; field_id: string }, query = '', caller: Caller = provider) =>
   api.get(`${PATH}?farm_id=${field.farm_id}&field_id=${field.field_id}${query}`, caller);
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_readings');
-  service = await startService({ DATABASE_URL: database.url });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('POST /insurance/index-readings', () => {
   it('records readings and lists them back, in date order, with their revision', async () => {

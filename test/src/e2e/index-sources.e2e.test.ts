@@ -1,9 +1,8 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP } from '../support/seed-shapes';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 const PATH = '/insurance/index-sources';
 
@@ -27,9 +26,8 @@ const stationBody = {
 const gridBody = { kind: 'grid', name: 'CHIRPS v2 0.05°', index: 'rainfall_mm', resolution_deg: 0.05 };
 const fieldBody = { kind: 'field', name: 'Soil probes', index: 'ndvi' };
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_sources');
+const { api } = suite;
 
 /** How many sources the API lists: what a refused request must leave unchanged. */
 const sourceCount = async (): Promise<number> => {
@@ -37,17 +35,6 @@ const sourceCount = async (): Promise<number> => {
   expect(listed.status).toBe(200);
   return listed.body.total;
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_sources');
-  service = await startService({ DATABASE_URL: database.url });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('POST /insurance/index-sources', () => {
   it('registers a station source with the default radius, readable at once at its Location', async () => {

@@ -1,13 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import { type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // The insurance commands (quote, issue, evaluate, lapse, settle) over real HTTP against the all-in-one
 // service on real PostgreSQL. The service runs on the real clock, so every date is relative to today.
@@ -43,10 +41,9 @@ const EVALUATION_KEYS = [
 ];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+// The monitor would evaluate policies on its own and race the assertions on what evaluations paid.
+const suite = serviceUnderTest('e2e_insurance_commands', { MONITOR_ENABLED: 'false' });
+const { api, query } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter-a', org: 'org-a', roles: ['insurer'] };
@@ -61,7 +58,7 @@ const farmer = (): Caller => ({ sub: `farmer-${++sequence}-${Date.now()}`, given
 const eventCount = async (): Promise<number> =>
   Number(
     (
-      await client.query<{ count: string }>(
+      await query<{ count: string }>(
         `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
       )
     ).rows[0]!.count,
@@ -69,7 +66,7 @@ const eventCount = async (): Promise<number> =>
 
 const streamEvents = async (stream: string): Promise<{ type: string; data: any }[]> =>
   (
-    await client.query<{ event_type: string; data: unknown }>(
+    await query<{ event_type: string; data: unknown }>(
       'select event_type, data from events where stream_id = $1 order by stream_revision',
       [stream],
     )
@@ -123,21 +120,6 @@ const breachedPolicy = async () => {
   await recordReadings(api, dataProvider, field, 'rainfall_mm', policy.term_start, [40, 40, 40, 40, 20]);
   return { field, policy };
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_insurance_commands');
-  // The monitor would evaluate policies on its own and race the assertions on what evaluations paid.
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('POST /insurance/quote (endpoint 1)', () => {
   it('prices at the base rates, with the seed shape field by field', async () => {

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiResponse, Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { errorPaths, expectProblem } from '../support/problem-assertions';
 import { DEFAULT_PRODUCT, ISO_TIMESTAMP, POLICY_KEYS } from '../support/seed-shapes';
-import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
+import { repositoryRoot, TEST_JWT_SECRET } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // The insurance reads (policy list, policy, evaluation history, audit stream and the audit CLI) over
 // real HTTP against the all-in-one service on real PostgreSQL. The service runs on the real clock, so
@@ -56,10 +55,8 @@ const METADATA_KEYS = [
 ];
 const UNKNOWN_POLICY = '0190f1e2-0000-7000-8000-00000000abcd';
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+const suite = serviceUnderTest('e2e_insurance_queries', { MONITOR_ENABLED: 'false' });
+const { api, query } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter-q', org: 'org-q', roles: ['insurer'] };
@@ -81,7 +78,7 @@ const farmer = (): Caller => ({
 const eventCount = async (): Promise<number> =>
   Number(
     (
-      await client.query<{ count: string }>(
+      await query<{ count: string }>(
         `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
       )
     ).rows[0]!.count,
@@ -147,20 +144,6 @@ const floodRain = (field: { farm_id: string; field_id: string }, termStart: stri
 
 const idsOf = (response: ApiResponse): string[] =>
   (response.body.items as { policy_id: string }[]).map((item) => item.policy_id);
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_insurance_queries');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('GET /insurance/policies (endpoint 2)', () => {
   // An organization of its own, so its totals count only the policies made here.
@@ -749,7 +732,7 @@ describe('npm run audit -- <policy_id>', () => {
   const runAudit = (policyId: string) =>
     promisify(execFile)('npm', ['run', '--silent', 'audit', '--', policyId], {
       cwd: repositoryRoot,
-      env: { ...process.env, DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: suite.databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' },
       timeout: 60_000,
     });
 

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it, vi } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Issue 10 over HTTP: exact payouts (one rounding of the exact fraction), revisions after payout
 // (PayoutOverpaymentRecorded, never a clawback) and finality (PolicyClosed at term end + settlement).
@@ -20,10 +18,9 @@ import { type RunningService, startService } from '../support/service-process';
 const SHIFT_DAYS = -400;
 const WAIT = { timeout: 20_000, interval: 50 } as const;
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+// The monitor would close the seeded policies on its own; here the evaluation must meet them open.
+const suite = serviceUnderTest('e2e_money_finality', { MONITOR_ENABLED: 'false' });
+const { api, query } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter-a', org: 'org-money', roles: ['insurer'] };
@@ -77,7 +74,7 @@ const auditEvents = async (policyId: string): Promise<{ type: string; data: any 
 const eventCount = async (): Promise<number> =>
   Number(
     (
-      await client.query<{ count: string }>(
+      await query<{ count: string }>(
         // The programme book keeper writes programme and reinsurance streams on its own, moments after an
         // issue, lapse, close or payout: what a request appended is the rest.
         `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
@@ -96,13 +93,13 @@ const shiftDates = (value: unknown, from: string, to: string): unknown =>
  *  the log of a policy issued (and, with the evaluation events, paid) over a year ago. */
 const seedPastPolicy = async (policyId: string, events: number): Promise<string> => {
   const pastId = randomUUID();
-  const { rows } = await client.query<{ event_type: string; data: unknown; metadata: Record<string, unknown> }>(
+  const { rows } = await query<{ event_type: string; data: unknown; metadata: Record<string, unknown> }>(
     'select event_type, data, metadata from events where stream_id = $1 order by stream_revision limit $2',
     [`policy-${policyId}`, events],
   );
   for (const [revision, row] of rows.entries()) {
     const eventId = randomUUID();
-    await client.query(
+    await query(
       `insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
        values ($1, $2, $3, $4, $5, $6)`,
       [
@@ -121,21 +118,6 @@ const seedPastPolicy = async (policyId: string, events: number): Promise<string>
   );
   return pastId;
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_money_finality');
-  // The monitor would close the seeded policies on its own; here the evaluation must meet them open.
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('exact payouts (issue 10, problem 4)', () => {
   it('pays KES 250,000 at severity 1/3 as 83,333.33 (was 83,333.25), showing severity to 6 decimals', async () => {

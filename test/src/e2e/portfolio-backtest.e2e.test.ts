@@ -1,18 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type ApiResponse, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse, Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // SPEC §7 "Portfolio backtest" through `npm start`: the research note's acceptance tests 6 (each policy
 // rounded as its own backtest) and 7 (the statistics of ten crafted seasons), asked for as a job and
 // followed until done; the monitor role runs it even with the monitor's rounds off.
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_portfolio_backtest', { MONITOR_ENABLED: 'false' });
+const { api } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'chief-underwriter', org: 'org-book', roles: ['insurer'] };
@@ -89,17 +87,6 @@ const backtest = async (programmeId: string, body: object): Promise<ApiResponse>
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_portfolio_backtest');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('acceptance test 6: each policy rounded as its own backtest', () => {
   it('three policies of 1,000.01 at f = 0.5 lose 1,500.03 in the season, the sum of their own backtests', async () => {

@@ -1,11 +1,10 @@
 import { request } from 'node:http';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller, tokenFor } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import { type Caller, tokenFor } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Issue 12: each HTTP worker keeps a reading-history cache and the quotes it priced. Through `npm start`
 // with two workers, every quote and issue after a readings write has been acknowledged prices from the
@@ -16,9 +15,11 @@ const WORKERS = 2;
  *  serves some of them. */
 const ROUNDS = 4 * WORKERS;
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_pricing_after_readings', {
+  MONITOR_ENABLED: 'false',
+  HTTP_WORKERS: String(WORKERS),
+});
+const { api } = suite;
 
 const owner: Caller = { sub: 'farmer-pricing-after-readings', givenName: 'Amina', familyName: 'Otieno' };
 const insurer: Caller = { sub: 'underwriter', org: 'org-cache', roles: ['insurer'] };
@@ -30,7 +31,7 @@ const postOnNewConnection = async (path: string, caller: Caller, body: unknown) 
   const text = JSON.stringify(body);
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
     const outgoing = request(
-      `${service.baseUrl}${path}`,
+      `${suite.service.baseUrl}${path}`,
       {
         method: 'POST',
         agent: false,
@@ -48,21 +49,6 @@ const postOnNewConnection = async (path: string, caller: Caller, body: unknown) 
     outgoing.end(text);
   });
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_pricing_after_readings');
-  service = await startService({
-    DATABASE_URL: database.url,
-    MONITOR_ENABLED: 'false',
-    HTTP_WORKERS: String(WORKERS),
-  });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('pricing after new readings, across HTTP workers', () => {
   it('refuses on a storm recorded after every worker quoted the cover without it', async () => {

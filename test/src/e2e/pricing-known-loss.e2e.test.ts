@@ -1,20 +1,18 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Issue 10 over HTTP through `npm start`, each problem reproduced and shown fixed: (3) cover bought on a
 // loss already in the data, (5) pricing that ignored the term and jumped at 10 seasons, had no cap and
 // could round to nothing, (6) currencies that followed Node's ICU, (7) a leap term judged against
 // seasons of another length.
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+const suite = serviceUnderTest('e2e_pricing_known_loss', { MONITOR_ENABLED: 'false' });
+const { api } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter', org: 'org-pricing', roles: ['insurer'] };
@@ -64,17 +62,6 @@ const policyCount = async (): Promise<number> => {
   expect(list.status).toBe(200);
   return list.body.total;
 };
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_pricing_known_loss');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('known loss (issue 10, problem 3)', () => {
   it('refuses quote and issue on a storm already in the data, records nothing, and then pays nothing', async () => {

@@ -1,13 +1,12 @@
 import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from '@cropcover/domain/testing';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { grantInsurance } from '../support/farm-access';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
 import { ISO_TIMESTAMP } from '../support/seed-shapes';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // Products (issue 24, TERM-SHEETS.md §2) through `npm start`: an insurer registers the example sheets
 // A–D, issues a policy on each, posts a past season's readings and backtests it to the minor unit of the
@@ -23,24 +22,12 @@ const auditor: Caller = { sub: 'checker', org: 'org-products', roles: ['auditor'
 const feed: Caller = { sub: 'products-feed', org: 'org-products', roles: ['data_provider'] };
 const otherInsurer: Caller = { sub: 'rival', org: 'org-rival', roles: ['insurer'] };
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
+// The monitor would evaluate the live policy on its own and race the assertions on what it paid.
+const suite = serviceUnderTest('e2e_products', { MONITOR_ENABLED: 'false' });
+const { api } = suite;
 let sequence = 0;
 
 type Sheet = Record<string, any>;
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_products');
-  // The monitor would evaluate the live policy on its own and race the assertions on what it paid.
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
 
 const fieldOf = async () => {
   const owner: Caller = { sub: `grower-${++sequence}-${Date.now()}`, givenName: 'Asha', familyName: 'Patil' };

@@ -17,8 +17,10 @@ export interface Caller {
 
 export const tokenFor = (caller: Caller): Promise<string> => signDevToken(caller, TEST_JWT_SECRET);
 
-/** A client of one running service that signs requests as the given caller. */
-export const apiClient = (baseUrl: string) => {
+/** A client of one running service that signs requests as the given caller. The base URL may be given
+ *  late (a function): a file's client exists before its `beforeAll` has started the service. */
+export const apiClient = (baseUrl: string | (() => string)) => {
+  const base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   const request = async (
     method: string,
     path: string,
@@ -38,7 +40,7 @@ export const apiClient = (baseUrl: string) => {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, ...options.headers }, body });
+    const response = await fetch(`${base()}${path}`, { method, headers: { ...headers, ...options.headers }, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,4 +1,6 @@
 import { eventLeafHash, GENESIS_PREV } from '../event-leaf/event-leaf';
+import { TreeFrontier } from '../merkle/tree-frontier';
+import { leafHash } from '../merkle/tree-hashes';
 import { verifyConsistency, verifyInclusion } from '../merkle/verify-proofs';
 import { openCheckpoint, type SignedCheckpoint } from '../signed-note/checkpoint';
 import type { NoteVerifier } from '../signed-note/note-keys';
@@ -33,6 +35,9 @@ export interface AuditBundle {
   readonly checkpoint: string;
   /** From smaller sizes the log signed to the checkpoint's size. */
   readonly consistency: readonly { readonly from_size: number; readonly hashes: readonly string[] }[];
+  /** Full mode: every leaf input of the checkpoint's tree, in tree order (the envelopes' canonical JSON).
+   *  They must rebuild the signed root, and then no leaf of the stream may lie past the last event shown. */
+  readonly leaves?: readonly string[];
 }
 
 /** What can be wrong, each with the verifier's exit code. */
@@ -48,7 +53,13 @@ export const FAILURE_EXIT_CODES = {
 export type BundleFailure = keyof typeof FAILURE_EXIT_CODES;
 
 export type BundleVerdict =
-  | { readonly ok: true; readonly checkpoint: SignedCheckpoint; readonly events: number }
+  | {
+      readonly ok: true;
+      readonly checkpoint: SignedCheckpoint;
+      readonly events: number;
+      /** Full mode ran: no event of the stream is in the signed tree beyond those shown. */
+      readonly complete: boolean;
+    }
   | {
       readonly ok: false;
       readonly failure: BundleFailure;
@@ -73,9 +84,32 @@ const opened = (note: string, keys: readonly NoteVerifier[]): SignedCheckpoint |
   }
 };
 
+/** Full mode: the leaves rebuild the signed root, then the stream's leaves among them end where the bundle's
+ *  events do. A leaf input is small and names its stream and revision (docs/audit-bundle.md, "The leaf"). */
+const hiddenEvents = (bundle: AuditBundle, leaves: readonly string[], checkpoint: SignedCheckpoint) => {
+  if (leaves.length !== checkpoint.size)
+    return fail('ROOT_MISMATCH', `the bundle has ${leaves.length} leaves; the signed tree ${checkpoint.size}`);
+  const tree = new TreeFrontier();
+  for (const input of leaves) tree.append(leafHash(new Uint8Array(Buffer.from(input, 'utf8'))));
+  if (!same(tree.root(), checkpoint.root))
+    return fail('ROOT_MISMATCH', `the bundle's leaves do not rebuild the signed root of ${checkpoint.size}`);
+  const lastShown = bundle.events.length - 1;
+  for (const [index, input] of leaves.entries()) {
+    const { stream, rev } = JSON.parse(input) as { stream?: unknown; rev?: unknown };
+    if (stream === bundle.stream && typeof rev === 'number' && rev > lastShown)
+      return fail(
+        'TRUNCATED',
+        `${bundle.stream} revision ${rev} is leaf ${index} of the signed tree, past the last revision shown (${lastShown})`,
+        [checkpoint.note],
+      );
+  }
+  return undefined;
+};
+
 /** Checks, in order: signatures; revisions 0…n contiguous; each `prev` the previous leaf; each leaf
- *  recomputed from the stored bytes; each inclusion proof against the signed root; then every held
- *  checkpoint against the bundle's (TRUNCATED when a held one is larger, FORK when one is inconsistent). */
+ *  recomputed from the stored bytes; each inclusion proof against the signed root; in full mode, that no
+ *  leaf of the stream lies past the last event shown; then every held checkpoint against the bundle's
+ *  (TRUNCATED when a held one is larger, FORK when one is inconsistent). */
 export const verifyAuditBundle = (
   bundle: AuditBundle,
   keys: readonly NoteVerifier[],
@@ -113,6 +147,8 @@ export const verifyAuditBundle = (
       return fail('ROOT_MISMATCH', `${where(event)}: its leaf is not in the signed tree of ${checkpoint.size}`);
     previousLeaf = recomputed;
   }
+  const hidden = bundle.leaves && hiddenEvents(bundle, bundle.leaves, checkpoint);
+  if (hidden) return hidden;
 
   for (const anchor of held) {
     if (anchor.size > checkpoint.size)
@@ -134,5 +170,5 @@ export const verifyAuditBundle = (
         [anchor.note, checkpoint.note],
       );
   }
-  return { ok: true, checkpoint, events: bundle.events.length };
+  return { ok: true, checkpoint, events: bundle.events.length, complete: bundle.leaves !== undefined };
 };

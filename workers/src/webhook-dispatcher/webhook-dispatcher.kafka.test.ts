@@ -155,6 +155,7 @@ describeWithKafka('webhook dispatcher consuming breaches from Kafka', () => {
       registryEvents: `test.registry-events.${run}`,
       triggerBreaches: `test.trigger-breaches.${run}`,
       programmeEvents: `test.programme-events.${run}`,
+      auditCheckpoints: `test.audit-checkpoints.${run}`,
     };
     return { topics, groupId: `test-webhook-dispatcher-${run}` };
   };

@@ -1,7 +1,7 @@
 import type { PolicyList } from '@cropcover/contracts';
 import { listPolicies, type PolicyFilters } from '../../api/policies';
 import { useResource } from '../../api/use-resource';
-import { money, words } from '../../format';
+import { money, period, words } from '../../format';
 import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
 import { FilterForm } from './filter-form';
@@ -78,9 +78,7 @@ const PolicyTable = ({ list, filters }: { list: PolicyList; filters: PolicyFilte
                 <td>{policy.perils.map(words).join(', ')}</td>
                 <td class="number">{money(policy.sum_insured, policy.currency)}</td>
                 <td class="number">{money(policy.premium, policy.currency)}</td>
-                <td>
-                  {policy.term_start} – {policy.term_end}
-                </td>
+                <td>{period(policy.term_start, policy.term_end)}</td>
               </tr>
             ))}
           </tbody>

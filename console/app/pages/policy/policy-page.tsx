@@ -1,7 +1,7 @@
 import type { Policy, PolicyTriggerCourses, TriggerEvaluationHistoryItem } from '@cropcover/contracts';
 import { getPolicy, listAllEvaluations, listTriggerCourses } from '../../api/policies';
 import { useResource } from '../../api/use-resource';
-import { money, timestamp, words } from '../../format';
+import { calendarDate, money, period, timestamp, words } from '../../format';
 import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
 import { CoverSection } from './cover-section';
@@ -76,13 +76,11 @@ const PolicySummary = ({ policy }: { policy: Policy }) => (
     <dt>Premium</dt>
     <dd>{money(policy.premium, policy.currency)}</dd>
     <dt>Term</dt>
-    <dd>
-      {policy.term_start} – {policy.term_end}
-    </dd>
+    <dd>{period(policy.term_start, policy.term_end)}</dd>
     <dt>Issued</dt>
     <dd>{timestamp(policy.issued_at)}</dd>
     <dt>Next monitoring</dt>
-    <dd>{policy.next_monitoring_date ?? 'not monitored'}</dd>
+    <dd>{policy.next_monitoring_date ? calendarDate(policy.next_monitoring_date) : 'not monitored'}</dd>
     <dt>Environment</dt>
     <dd>{policy.environment}</dd>
   </dl>

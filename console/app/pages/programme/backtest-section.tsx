@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getBacktest, startBacktest } from '../../api/programmes';
 import { useResource } from '../../api/use-resource';
 import { SeasonChart } from '../../chart/season-chart';
-import { money } from '../../format';
+import { calendarDate, money } from '../../format';
 import { consolePath, navigate } from '../../router';
 import { Loaded } from '../loading';
 import { asIfSeasons } from './as-if-seasons';
@@ -92,9 +92,9 @@ const JobResult = ({ job }: { job: PortfolioBacktestJob }) => {
   return (
     <div data-backtest={job.job_id}>
       <p>
-        {result.policies.toLocaleString()} policies in force on {job.as_of}, {amount(result.total_sum_insured)} insured:
-        an average annual loss of {amount(result.gross.average_annual_loss)} gross (loss cost{' '}
-        {(result.gross.loss_cost * 100).toFixed(2)} %), {amount(result.net.average_annual_loss)} net.
+        {result.policies.toLocaleString()} policies in force on {calendarDate(job.as_of)},{' '}
+        {amount(result.total_sum_insured)} insured: an average annual loss of {amount(result.gross.average_annual_loss)}{' '}
+        gross (loss cost {(result.gross.loss_cost * 100).toFixed(2)} %), {amount(result.net.average_annual_loss)} net.
       </p>
       <SeasonChart
         model={{

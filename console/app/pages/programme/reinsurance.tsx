@@ -1,5 +1,5 @@
 import type { ProgrammeResults, TreatyList } from '@cropcover/contracts';
-import { money, words } from '../../format';
+import { money, period, words } from '../../format';
 
 // The programme's treaties in the order they apply, and its gross, ceded and net for the period.
 
@@ -47,9 +47,7 @@ export const TreatyTable = ({ treaties, currency }: { treaties: readonly Treaty[
               <th scope="row">{treaty.inurance_order}</th>
               <td>{words(treaty.type)}</td>
               <td>{termsOf(treaty, currency)}</td>
-              <td>
-                {treaty.period.from} – {treaty.period.to}
-              </td>
+              <td>{period(treaty.period.from, treaty.period.to)}</td>
               <td>{treaty.reinsurer_organization_id ?? '—'}</td>
             </tr>
           ))}
@@ -65,9 +63,7 @@ export const ResultsTable = ({ results }: { results: ProgrammeResults }) => {
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to scroll by keyboard
     <div class="table-scroll" role="region" aria-label="Gross, ceded and net" tabIndex={0}>
       <table data-results>
-        <caption>
-          Gross, ceded and net, {results.period.from} – {results.period.to}
-        </caption>
+        <caption>Gross, ceded and net, {period(results.period.from, results.period.to)}</caption>
         <thead>
           <tr>
             <th scope="col">Line</th>

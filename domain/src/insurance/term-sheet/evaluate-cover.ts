@@ -26,6 +26,19 @@ import { type DayWindow, isSowingAnchored, resolveWindow, type SowingDate, sowin
 /** Completeness a phase asks for when its sheet names none (SPEC §7: 90% of the window's days). */
 export const DEFAULT_MIN_COVERAGE = 0.9;
 
+const minimumCoverages = new WeakMap<Phase, number>();
+
+/** The phase's `min_coverage` in millionths (a number: days × 10^6 stays far inside the exact integers),
+ *  read once per phase: the monitor asks it of every phase of every policy it evaluates. */
+export const minimumCoverageOf = (phase: Phase): number => {
+  let minimum = minimumCoverages.get(phase);
+  if (minimum === undefined) {
+    minimum = Number(millionthsOf(phase.min_coverage ?? DEFAULT_MIN_COVERAGE));
+    minimumCoverages.set(phase, minimum);
+  }
+  return minimum;
+};
+
 export interface CoverEvaluationSpec {
   readonly cover: Cover;
   readonly amounts: SheetAmounts;
@@ -147,7 +160,7 @@ const planOf = (cover: Cover, amounts: SheetAmounts): CoverPlan => {
         anchored: isSowingAnchored(phase.window),
         limitUnits,
         extreme: isExtreme(phase.aggregate),
-        minimumCoverage: Number(millionthsOf(phase.min_coverage ?? DEFAULT_MIN_COVERAGE)),
+        minimumCoverage: minimumCoverageOf(phase),
         pipeline: compilePipeline({
           reading: cover.reading,
           day: phase.day,
@@ -331,7 +344,7 @@ const phaseOutcome = (run: PhaseRun | PendingPhase, asOf: string, asOfDay: numbe
 export const isPhaseComplete = (phase: PhaseOutcome): boolean =>
   phase.coverage !== undefined &&
   phase.coverage.daysWithReading > 0 &&
-  isCompleteEnough(Number(millionthsOf(phase.phase.min_coverage ?? DEFAULT_MIN_COVERAGE)), phase.coverage);
+  isCompleteEnough(minimumCoverageOf(phase.phase), phase.coverage);
 
 const coverSkipReason = (phases: readonly PhaseOutcome[]): SkipReason =>
   phases.every((phase) => phase.status === 'not_open')

@@ -24,13 +24,14 @@ export interface AuditTreeTable {
   hash: Buffer;
 }
 
-/** Each signed checkpoint (C2SP signed note), and when it reached the checkpoint sink. */
+/** Each signed checkpoint (C2SP signed note), when it reached the checkpoint sink and when Kafka. */
 export interface AuditCheckpointsTable {
   tree_size: TreeIndexColumn;
   root: Buffer;
   note: string;
   signed_at: Timestamp;
   published_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  distributed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 /** Each key the integrator signed checkpoints with: from its first checkpoint until another key took over. */
