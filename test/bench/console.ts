@@ -29,7 +29,7 @@ import { insertPolicyRows } from './policy-rows';
 // covering every event, as the audit e2e test does. Shown = the first frame where every event carries its
 // proven mark, each leaf and proof checked in the browser.
 // Run: npx tsx test/bench/console.ts   (TEST_DATABASE_URL defaults to the local server; BENCH_SAMPLES,
-// BENCH_PAGES, BENCH_POLICIES)
+// BENCH_PAGES, BENCH_POLICIES; BENCH_PROFILE=1 adds a JavaScript profile of one sample of each page)
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const POLICIES = Number(process.env.BENCH_POLICIES ?? 10_000);
@@ -285,24 +285,96 @@ const scenarios = allScenarios.filter(
     process.env.BENCH_PAGES.split(',').some((word) => scenario.name.startsWith(word.trim())),
 );
 
+/** Where a sample's time went, on the page's clock: its scripts and styles in, its first API call sent,
+ *  its last API answer in (the rest, to `shown`, is the browser's own work on the data). */
+interface Phases {
+  readonly assets: number;
+  readonly firstCall: number | null;
+  readonly lastAnswer: number | null;
+}
+// Run in the page.
+const phasesOf = (): Phases => {
+  const entries = performance.getEntriesByType('resource') as unknown as readonly {
+    name: string;
+    initiatorType: string;
+    startTime: number;
+    responseEnd: number;
+  }[];
+  const assets = entries.filter((entry) => entry.name.includes('/console/assets/'));
+  const calls = entries.filter((entry) => entry.initiatorType === 'fetch');
+  return {
+    assets: Math.max(0, ...assets.map((entry) => entry.responseEnd)),
+    firstCall: calls.length === 0 ? null : Math.min(...calls.map((entry) => entry.startTime)),
+    lastAnswer: calls.length === 0 ? null : Math.max(...calls.map((entry) => entry.responseEnd)),
+  };
+};
+
+interface ProfileNode {
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly hitCount?: number;
+}
+
+/** BENCH_PROFILE=1: the page's JavaScript self time by function over one sample (the V8 sampling profiler
+ *  through CDP), the dozen costliest, to stderr. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const SAMPLING_US = 200;
+
+const printProfile = (label: string, nodes: readonly ProfileNode[]): void => {
+  const selfMs = new Map<string, number>();
+  for (const { callFrame, hitCount = 0 } of nodes) {
+    const where = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.split('/').at(-1) ?? ''}:${callFrame.lineNumber + 1}`;
+    selfMs.set(where, (selfMs.get(where) ?? 0) + (hitCount * SAMPLING_US) / 1_000);
+  }
+  const top = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  console.error(`Profile of one sample of ${label} (self ms):`);
+  for (const [where, ms] of top) console.error(`  ${ms.toFixed(1).padStart(7)}  ${where}`);
+};
+
+// Run in the page: each request's start, first byte and end, and its size on the wire.
+const requestsOf = (): string[] =>
+  (
+    performance.getEntriesByType('resource') as unknown as readonly {
+      name: string;
+      startTime: number;
+      responseStart: number;
+      responseEnd: number;
+      transferSize: number;
+    }[]
+  ).map(
+    (entry) =>
+      `${entry.startTime.toFixed(0)} → ${entry.responseStart.toFixed(0)} → ${entry.responseEnd.toFixed(0)} ms, ${entry.transferSize} B: ${new URL(entry.name).pathname}`,
+  );
+
 const renderTime = async (
   browser: Browser,
   baseUrl: string,
   token: string | null,
   path: string,
   shown: Scenario['shown'],
+  profileAs?: string,
 ) => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   try {
     if (token !== null)
       await context.addInitScript(`sessionStorage.setItem('cropcover.console.token', ${JSON.stringify(token)})`);
     const page = await context.newPage();
+    const cdp = profileAs === undefined ? undefined : await context.newCDPSession(page);
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+      await cdp.send('Profiler.start');
+    }
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'commit' });
     const handle = await page.waitForFunction(shown, undefined, {
       polling: 'raf',
       timeout: 30_000,
     });
-    return Number(await handle.jsonValue());
+    const timed = { shown: Number(await handle.jsonValue()), ...(await page.evaluate(phasesOf)) };
+    if (cdp) {
+      printProfile(profileAs!, (await cdp.send('Profiler.stop')).profile.nodes as ProfileNode[]);
+      for (const request of await page.evaluate(requestsOf)) console.error(`  ${request}`);
+    }
+    return timed;
   } finally {
     await context.close();
   }
@@ -354,15 +426,24 @@ try {
   for (const scenario of scenarios) {
     const renders: number[] = [];
     const apis: number[] = [];
+    const [assets, firstCalls, lastAnswers]: number[][] = [[], [], []];
     for (let sample = 0; sample < SAMPLES; sample += 1) {
-      renders.push(
-        await renderTime(browser, service.baseUrl, tokenOf(scenario), scenario.page(sample), scenario.shown),
+      const timed = await renderTime(
+        browser,
+        service.baseUrl,
+        tokenOf(scenario),
+        scenario.page(sample),
+        scenario.shown,
       );
+      renders.push(timed.shown);
+      assets!.push(timed.assets);
+      if (timed.firstCall !== null) firstCalls!.push(timed.firstCall);
+      if (timed.lastAnswer !== null) lastAnswers!.push(timed.lastAnswer);
       apis.push(await apiTime(scenario.api(sample)));
       loads.push(loadavg()[0]!);
     }
-    renders.sort((a, b) => a - b);
-    apis.sort((a, b) => a - b);
+    for (const series of [renders, apis, assets!, firstCalls!, lastAnswers!]) series.sort((a, b) => a - b);
+    const median = (series: number[]) => (series.length === 0 ? '—' : percentile(series, 50).toFixed(0));
     const [p50, p95, max, api50] = [
       percentile(renders, 50),
       percentile(renders, 95),
@@ -371,9 +452,11 @@ try {
     ];
     const calls = scenario.api(0).length > 0;
     rows.push(
-      `| ${scenario.label} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${max.toFixed(0)} | ${calls ? api50.toFixed(0) : '—'} | ${calls ? (p50 / api50).toFixed(1) : '—'} | ${p95 < 1_000 ? 'yes' : '**no**'} |`,
+      `| ${scenario.label} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${max.toFixed(0)} | ${calls ? api50.toFixed(0) : '—'} | ${calls ? (p50 / api50).toFixed(1) : '—'} | ${median(assets!)} / ${median(firstCalls!)} / ${median(lastAnswers!)} | ${p95 < 1_000 ? 'yes' : '**no**'} |`,
     );
     console.error(`${scenario.name}: p95 ${p95.toFixed(0)} ms`);
+    if (PROFILE)
+      await renderTime(browser, service.baseUrl, tokenOf(scenario), scenario.page(0), scenario.shown, scenario.label);
   }
   // The table to paste into docs/benchmarks.md, with what it was run on.
   loads.sort((a, b) => a - b);
@@ -381,8 +464,10 @@ try {
     `${new Date().toISOString().slice(0, 16)} UTC, ${availableParallelism()} cores, 1-min load average ${loads[0]!.toFixed(1)}–${loads.at(-1)!.toFixed(1)} during the samples; ${POLICIES.toLocaleString('en')} policies, ${SAMPLES} samples per page, each a fresh browser context.`,
   );
   console.log('');
-  console.log('| page | render p50 ms | render p95 ms | render max ms | API alone p50 ms | render ÷ API | p95 < 1 s |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| page | render p50 ms | render p95 ms | render max ms | API alone p50 ms | render ÷ API | p50 ms: assets in / first call / last answer | p95 < 1 s |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 } finally {
   await browser.close();

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { datesOf } from '../dates';
+import { calendarDate } from '../format';
 import type { TimeChartModel } from './time-chart-model';
 
 /** The chart as a table, day by day: every value drawn and every marker, for screen readers and for
@@ -41,7 +42,7 @@ const ChartTableBody = ({ model }: { model: TimeChartModel }) => {
         <tbody>
           {rows.map((row) => (
             <tr key={row.date}>
-              <th scope="row">{row.date}</th>
+              <th scope="row">{calendarDate(row.date)}</th>
               {row.values.map((value, index) => (
                 <td key={model.series[index]!.id}>{value ?? '—'}</td>
               ))}

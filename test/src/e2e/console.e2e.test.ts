@@ -429,6 +429,13 @@ describeNeeding('the console', chromiumMissing, () => {
       expect(zones.map(([, band]) => band)).toEqual(['high', 'low']);
       expect(zones[0]![2]).toContain('83.3 %');
       expect(await page.locator('[data-treaties] [data-treaty]').count()).toBe(1);
+      // The API gives the period as its contract says (calendar dates), and the console writes them as it
+      // writes every date (the locale's), not as the API's ISO text.
+      const [treaty] = (await api.get(`/insurance/programmes/${programmeId}/treaties`, insurer)).body.items;
+      expect(treaty.period.from).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const treatyPeriod = await page.locator('[data-treaties] [data-treaty] [data-period]').textContent();
+      expect(treatyPeriod).toMatch(/\b20\d\d\b/);
+      expect(treatyPeriod).not.toMatch(/\d{4}-\d{2}-\d{2}/);
       expect(await page.locator('[data-results] [data-line="net"]').count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await mkdir(dirname(screenshotPath('programme')), { recursive: true });

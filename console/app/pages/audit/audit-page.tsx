@@ -15,8 +15,10 @@ const loadAudit = async (policyId: string, signal: AbortSignal): Promise<ProvenP
   // Browsers give WebCrypto to secure contexts only: the console over HTTPS, or on this machine.
   if (globalThis.crypto?.subtle === undefined)
     throw new Error('proofs are checked with WebCrypto, which the browser offers over HTTPS (or on localhost) only');
-  const [keys, events] = await Promise.all([listAuditKeys(signal), listProvenEvents(policyId, signal)]);
-  const verifiers = await Promise.all(keys.map((key) => parseVerifierKey(key.vkey)));
+  const [verifiers, events] = await Promise.all([
+    listAuditKeys(signal).then((keys) => Promise.all(keys.map((key) => parseVerifierKey(key.vkey)))),
+    listProvenEvents(policyId, signal),
+  ]);
   return provePolicyEvents(`policy-${policyId}`, events, verifiers);
 };
 

@@ -49,17 +49,22 @@ export interface StoredEventBytes {
 
 /** The leaf input: the RFC 8785 text of the leaf envelope. Its members are written in RFC 8785's order
  *  (sorted keys) and are strings and integers only, whose JSON forms RFC 8785 takes from JSON.stringify. */
-export const leafEnvelopeText = async (event: StoredEventBytes): Promise<string> =>
-  JSON.stringify({
-    dataHash: toBase64(await sha256(utf8.encode(event.data))),
+export const leafEnvelopeText = async (event: StoredEventBytes): Promise<string> => {
+  const [dataHash, metaHash] = await Promise.all([
+    sha256(utf8.encode(event.data)),
+    sha256(utf8.encode(event.metadata)),
+  ]);
+  return JSON.stringify({
+    dataHash: toBase64(dataHash),
     eventId: event.eventId,
-    metaHash: toBase64(await sha256(utf8.encode(event.metadata))),
+    metaHash: toBase64(metaHash),
     prev: event.prev,
     rev: event.revision,
     stream: event.stream,
     type: event.type,
     v: LEAF_VERSION,
   });
+};
 
 /** The event's leaf hash, from its stored bytes. */
 export const eventLeafHash = async (event: StoredEventBytes): Promise<Uint8Array> =>

@@ -5,7 +5,7 @@ import type {
   TriggerStatus,
 } from '@cropcover/contracts';
 import { TimeChart } from '../../chart/time-chart';
-import { figure, money, timestamp, words } from '../../format';
+import { calendarDate, figure, money, period, timestamp, words } from '../../format';
 import { coverCharts } from './cover-chart';
 
 const breachWords = (comparison: TriggerCourse['comparison']) => (comparison === 'lte' ? 'at or below' : 'at or above');
@@ -77,7 +77,7 @@ const PhaseList = ({ peril, phases }: { peril: string; phases: readonly TriggerC
     {phases.map((phase) => (
       <li key={phase.phase} data-phase={phase.phase}>
         <strong>{phase.phase}</strong>:{' '}
-        {phase.window_start === undefined ? 'window not known yet' : `${phase.window_start} – ${phase.window_end}`}
+        {phase.window_start === undefined ? 'window not known yet' : period(phase.window_start, phase.window_end!)}
         {phase.trigger !== undefined && `, breach ${breachWords(phase.comparison)} ${figure(phase.trigger)}`}
         {phase.exit !== undefined && `, severity 1 at ${figure(phase.exit)}`}
       </li>
@@ -116,7 +116,7 @@ const EvaluationTable = ({
         <tbody>
           {evaluations.map((evaluation) => (
             <tr key={evaluation.evaluation_id}>
-              <th scope="row">{evaluation.as_of}</th>
+              <th scope="row">{calendarDate(evaluation.as_of)}</th>
               <td>{timestamp(evaluation.evaluated_at)}</td>
               <td class="number">{figure(evaluation.observed_value)}</td>
               <td>{evaluation.breached ? 'yes' : 'no'}</td>

@@ -47,7 +47,7 @@ export const TreatyTable = ({ treaties, currency }: { treaties: readonly Treaty[
               <th scope="row">{treaty.inurance_order}</th>
               <td>{words(treaty.type)}</td>
               <td>{termsOf(treaty, currency)}</td>
-              <td>{period(treaty.period.from, treaty.period.to)}</td>
+              <td data-period>{period(treaty.period.from, treaty.period.to)}</td>
               <td>{treaty.reinsurer_organization_id ?? '—'}</td>
             </tr>
           ))}

@@ -1,6 +1,7 @@
 import { actorOf } from '@cropcover/application';
 import { ProgrammePathParams, TreatyList, UNKNOWN_PROGRAMME } from '@cropcover/contracts';
 import { canSeeTreaty, treatyView } from '@cropcover/domain';
+import { calendarDateOf } from '@cropcover/read-store';
 import { queryRoute } from '../../../../query-route';
 import { PROGRAMME_READERS, readVisibleProgramme } from '../../visible-programme';
 
@@ -17,6 +18,11 @@ export const listTreaties = queryRoute('GET /insurance/programmes/{programme_id}
   const rows = await deps.db
     .selectFrom('treaties')
     .selectAll()
+    // As the 'YYYY-MM-DD' the contract says: node-postgres would make each a Date, sent as a timestamp.
+    .select((eb) => [
+      calendarDateOf(eb.ref('period_from')).as('period_from'),
+      calendarDateOf(eb.ref('period_to')).as('period_to'),
+    ])
     .where('programme_id', '=', programme_id)
     .orderBy('inurance_order')
     .execute();
