@@ -1,11 +1,17 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createAuditIntegrator, directoryCheckpointSink } from '@cropcover/projector';
 import {
   openProjectorTestDatabase,
   type PolicyStory,
   type ProjectorTestDatabase,
   policyStory,
 } from '@cropcover/projector/testing';
+import { settableClock } from '@cropcover/runtime';
+import { type AuditBundle, FAILURE_EXIT_CODES, generateSignerKey, parseSignerKey } from '@cropcover/verifiable-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The audit CLI as an operator runs it: a real process against a real log.
@@ -80,4 +86,38 @@ describe('the policy audit CLI', () => {
   it('needs a policy id', async () => {
     await expect(cli(t.url)).rejects.toMatchObject({ code: 2 });
   });
+
+  it('exports a full bundle whose leaves show an event left out of it (verify --full)', async () => {
+    const signer = parseSignerKey(generateSignerKey('cropcover.test/audit/v1'));
+    const directory = await mkdtemp(join(tmpdir(), 'cropcover-audit-cli-'));
+    const integrator = createAuditIntegrator({
+      pool: t.pool,
+      signer,
+      origin: signer.name,
+      sink: directoryCheckpointSink(join(directory, 'checkpoints')),
+      clock: settableClock(),
+    });
+    while ((await integrator.integrateOnce()) > 0);
+    await integrator.publishPending();
+    const key = ['--key', signer.verifier.vkey];
+
+    const full = join(directory, 'full.json');
+    await cli(t.url, 'export', 'audited', '--full', '--out', full);
+    const { stdout } = await cli(t.url, 'verify', full, ...key, '--full');
+    expect(stdout).toBe(
+      'OK: 6 events, each in the tree of 6 signed by cropcover.test/audit/v1; no other event of the stream is in it\n',
+    );
+
+    const bundle = JSON.parse(await readFile(full, 'utf8')) as AuditBundle;
+    const hidden = join(directory, 'hidden.json');
+    await writeFile(hidden, JSON.stringify({ ...bundle, events: bundle.events.slice(0, 5) }));
+    await expect(cli(t.url, 'verify', hidden, ...key)).rejects.toMatchObject({
+      code: FAILURE_EXIT_CODES.TRUNCATED,
+      stdout: expect.stringContaining('TRUNCATED: policy-audited revision 5 is leaf 5 of the signed tree'),
+    });
+
+    const partial = join(directory, 'partial.json');
+    await cli(t.url, 'export', 'audited', '--out', partial);
+    await expect(cli(t.url, 'verify', partial, ...key, '--full')).rejects.toMatchObject({ code: 2 });
+  }, 180_000);
 });

@@ -84,8 +84,8 @@ export interface ProvenPolicy {
 
 /** The verdict on each event; the chain is followed from revision 0. Every check is independent of the
  *  others (the chain compares each event's link with the leaf the log gives its predecessor), so they run
- *  side by side: WebCrypto hashes off the main thread, and a sequence of thousands of digests would wait
- *  on each one's round trip in turn. */
+ *  side by side rather than each waiting for the previous one's digests (WebCrypto hashes off the main
+ *  thread). */
 export const provePolicyEvents = async (
   stream: string,
   { pages }: ProvenEvents,

@@ -17,7 +17,7 @@ export const listTreaties = queryRoute('GET /insurance/programmes/{programme_id}
   const programme = await readVisibleProgramme(deps.db, programme_id, actor);
   const rows = await deps.db
     .selectFrom('treaties')
-    .selectAll()
+    .select(['treaty_id', 'organization_id', 'reinsurer_organization_id', 'inurance_order', 'terms', 'bound_at'])
     // As the 'YYYY-MM-DD' the contract says: node-postgres would make each a Date, sent as a timestamp.
     .select((eb) => [
       calendarDateOf(eb.ref('period_from')).as('period_from'),
