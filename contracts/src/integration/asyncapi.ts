@@ -53,7 +53,7 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: RegistryEventMessage,
     key: 'aggregate_id: the farm, farmer or index source id',
     summary:
-      'Every farm, farmer and index source event. A farmer\'s personal fields (names, phone and WhatsApp numbers, farm names and locations) are carried sealed (`sealed:v1:<farmer_id>:<base64>`) and no key opens them once the farmer is erased (`FarmerErased`).',
+      "Every farm, farmer and index source event. A farmer's personal fields (names, phone and WhatsApp numbers, farm names and locations) are carried sealed (`sealed:v1:<farmer_id>:<base64>`) and no key opens them once the farmer is erased (`FarmerErased`).",
   },
   {
     channel: 'triggerBreaches',
