@@ -118,6 +118,6 @@ describe('policy snapshots', () => {
       .update(JSON.stringify(replay(events)))
       .digest('hex')
       .slice(0, 16);
-    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 4, fingerprint: '53e8507a371b9950' });
+    expect({ version: POLICY_STATE_VERSION, fingerprint }).toEqual({ version: 5, fingerprint: '19f2bdf5d14cfa12' });
   });
 });

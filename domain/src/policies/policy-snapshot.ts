@@ -4,7 +4,7 @@ import type { Policy } from './policy';
 /** The shape of `Policy` a snapshot holds. Bump it with any change to `Policy` or `evolvePolicy`: every
  *  snapshot of an older version is then ignored and rebuilt from the log. The fingerprint test in
  *  policy-snapshot.test.ts fails when the state a fixed history replays to changes without a bump. */
-export const POLICY_STATE_VERSION = 4;
+export const POLICY_STATE_VERSION = 5;
 
 /** A policy's state as of one revision of its stream, stored as text with its digest. A cache of the
  *  log: whatever is wrong with it, the stream is read whole instead. */

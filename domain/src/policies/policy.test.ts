@@ -102,6 +102,7 @@ describe('issuing a policy', () => {
           type: 'PolicyIssued',
           data: {
             ...policyIssued.data,
+            owner_farmer_id: 'farmer-1',
             premium_minor: 2_740,
             rate: 0.00274,
             product: DEFAULT_PRODUCT.ref,
