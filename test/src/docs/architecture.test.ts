@@ -24,7 +24,9 @@ const sourceFiles = (dir: string): string[] =>
     return path.endsWith('.ts') ? [path] : [];
   });
 
-const isTestOnly = (path: string) => path.endsWith('.test.ts') || path.includes('/testing/');
+// The end-to-end suites' support (test/src/support) serves tests alone, as a package's testing/ does.
+const isTestOnly = (path: string) =>
+  path.endsWith('.test.ts') || path.includes('/testing/') || path.startsWith('test/src/support/');
 
 const importsOf = (path: string): string[] =>
   [...read(path).matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1]!);

@@ -1,19 +1,15 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // SPEC §6 assisted onboarding (issue 25): a field agent enrols a farmer with a farm and two fields, the
 // consent evidence in the events; the farmer claims the profile from their own login and then manages the
 // farm's grants like any owner.
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+const suite = serviceUnderTest('e2e_assisted_onboarding', { MONITOR_ENABLED: 'false' });
+const { api, query } = suite;
 
 const agent: Caller = { sub: 'agent-wanjiru', org: 'org-coop', roles: ['field_agent'] };
 const insurer: Caller = { sub: 'underwriter-c', org: 'org-coop', roles: ['insurer'] };
@@ -38,25 +34,11 @@ const enrolment = (phone: string) => ({
 const eventCount = async () =>
   Number(
     (
-      await client.query<{ count: string }>(
+      await query<{ count: string }>(
         `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
       )
     ).rows[0]!.count,
   );
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_assisted_onboarding');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('a field agent enrols a farmer, who claims the profile', () => {
   it('enrols a farmer with a farm and two fields, once per phone, and the farmer claims it', async () => {
@@ -72,7 +54,7 @@ describe('a field agent enrols a farmer, who claims the profile', () => {
     expect(fields.map((field: { name: string }) => field.name)).toEqual(['North plot', 'River plot']);
 
     // The consent evidence is in the events: method, time, the agent, the purposes.
-    const granted = await client.query<{ data: Record<string, unknown> }>(
+    const granted = await query<{ data: Record<string, unknown> }>(
       `select data from events where stream_id = $1 and event_type = 'FarmAccessGranted'`,
       [`farm-${farm.farm_id}`],
     );
@@ -198,7 +180,7 @@ describe('a field agent enrols a farmer, who claims the profile', () => {
       expectProblem(await api.post('/farms/registrations', agent, bad), 400, 'validation_failed');
     // A login with its own profile cannot claim; a malformed claim is 400.
     const code = (
-      await client.query<{ platform_farmer_id: string }>(
+      await query<{ platform_farmer_id: string }>(
         `select platform_farmer_id from farmers where phone_number = '+254712340002'`,
       )
     ).rows[0]!.platform_farmer_id;

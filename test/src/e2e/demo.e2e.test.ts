@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api-client';
 import { repositoryRoot, TEST_JWT_SECRET } from '../support/service-process';
 import { serviceUnderTest } from '../support/service-under-test';
 

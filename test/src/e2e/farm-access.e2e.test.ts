@@ -1,20 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, startService } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // SPEC §6 "A farmer's data belongs to the farmer" (issue 25): registry reads by live grant only, quote and
 // issue by a live insurance grant, each organization sees only its own entry, and a policy stays payable
 // after its insurer's grant is revoked.
 
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+const suite = serviceUnderTest('e2e_farm_access', { MONITOR_ENABLED: 'false' });
+const { api, query } = suite;
 let sequence = 0;
 
 const insurer: Caller = { sub: 'underwriter-g', org: 'org-granted', roles: ['insurer'] };
@@ -31,14 +27,14 @@ const farmer = (): Caller => ({
 const written = async () => ({
   events: Number(
     (
-      await client.query<{ count: string }>(
+      await query<{ count: string }>(
         // The programme book keeper writes programme and reinsurance streams on its own, moments after an
         // issue, lapse, close or payout: what a request appended is the rest.
         `select count(*) from events where stream_id not like 'programme-%' and stream_id not like 'reinsurance-%'`,
       )
     ).rows[0]!.count,
   ),
-  grants: Number((await client.query<{ count: string }>('select count(*) from farm_organizations')).rows[0]!.count),
+  grants: Number((await query<{ count: string }>('select count(*) from farm_organizations')).rows[0]!.count),
 });
 
 const farmWithField = async () => {
@@ -67,20 +63,6 @@ const cover = (field: { farm_id: string; field_id: string }) => ({
 
 const grant = (owner: Caller, farmId: string, body: Record<string, unknown>) =>
   api.post(`/farms/${farmId}/access`, owner, body);
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_farm_access');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('a farmer grants and revokes access to a farm', () => {
   it('hides the farm from an unrelated insurer until granted; after revocation its policy still pays', async () => {

@@ -3,14 +3,13 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
 import { recordReadings } from '../support/index-readings';
 import { expectProblem } from '../support/problem-assertions';
-import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } from '../support/service-process';
+import { repositoryRoot, TEST_JWT_SECRET } from '../support/service-process';
+import { serviceUnderTest } from '../support/service-under-test';
 
 // SPEC §6 erasure (issue 25): a farmer's personal data is sealed with their key before it reaches the
 // log, and erasure destroys the key. Afterwards a marker in their name is nowhere in clear — the events
@@ -18,10 +17,8 @@ import { type RunningService, repositoryRoot, startService, TEST_JWT_SECRET } fr
 // and pays and the audit bundle still verifies.
 
 const run = promisify(execFile);
-let database: TestDatabase;
-let service: RunningService;
-let api: ApiClient;
-let client: pg.Client;
+const suite = serviceUnderTest('e2e_farmer_erasure', { MONITOR_ENABLED: 'false', LOG_LEVEL: 'debug' });
+const { api, query } = suite;
 
 // The marker goes in the farmer's name only: ids (idempotency key, field id) are not personal data and stay.
 const runId = Date.now().toString(36);
@@ -34,13 +31,13 @@ const agent: Caller = { sub: 'agent-e', org: 'org-coop-e', roles: ['field_agent'
 
 /** Every table of the read store and the log whose rows, as text, contain the marker. */
 const tablesHoldingMarker = async (): Promise<string[]> => {
-  const tables = await client.query<{ name: string }>(
+  const tables = await query<{ name: string }>(
     `select quote_ident(table_schema) || '.' || quote_ident(table_name) as name from information_schema.tables
       where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'`,
   );
   const holding: string[] = [];
   for (const { name } of tables.rows) {
-    const found = await client.query(`select 1 from ${name} t where t::text like $1 limit 1`, [`%${marker}%`]);
+    const found = await query(`select 1 from ${name} t where t::text like $1 limit 1`, [`%${marker}%`]);
     if (found.rowCount) holding.push(name);
   }
   return holding;
@@ -49,22 +46,8 @@ const tablesHoldingMarker = async (): Promise<string[]> => {
 const cli = (script: 'audit' | 'rebuild', ...args: string[]) =>
   run('npm', ['run', '--silent', script, '--', ...args], {
     cwd: repositoryRoot,
-    env: { ...process.env, DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' },
+    env: { ...process.env, DATABASE_URL: suite.databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' },
   });
-
-beforeAll(async () => {
-  database = await createTestDatabase('e2e_farmer_erasure');
-  service = await startService({ DATABASE_URL: database.url, MONITOR_ENABLED: 'false', LOG_LEVEL: 'debug' });
-  api = apiClient(service.baseUrl);
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await service?.stop();
-  await database?.drop();
-});
 
 describe('erasing a farmer', () => {
   it('leaves no clear personal data anywhere, and the policy still pays and verifies', async () => {
@@ -104,7 +87,7 @@ describe('erasing a farmer', () => {
     expect(policy.status).toBe(201);
 
     // Sealed from the start: the log never held the name or phone in clear; the API shows them.
-    const sealedInLog = await client.query(`select stream_id, event_type from events e where e::text like any($1)`, [
+    const sealedInLog = await query(`select stream_id, event_type from events e where e::text like any($1)`, [
       [`%${marker}%`, '%+254712345678%', '%by the river%'],
     ]);
     expect(sealedInLog.rows).toEqual([]);
@@ -125,7 +108,10 @@ describe('erasing a farmer', () => {
     // Asked again (here by an admin), nothing more to do.
     expect((await api.post(`/farms/farmers/${created.body.platform_farmer_id}/erase`, admin, {})).status).toBe(200);
     expect(
-      Number((await client.query(`select count(*) from events where event_type = 'FarmerErased'`)).rows[0].count),
+      Number(
+        (await query<{ count: string }>(`select count(*) from events where event_type = 'FarmerErased'`)).rows[0]!
+          .count,
+      ),
     ).toBe(1);
 
     expect((await api.get('/farms/farmers/me', owner)).body).toMatchObject({
@@ -167,7 +153,7 @@ describe('erasing a farmer', () => {
     await cli('audit', 'verify', bundle, ...keys.flatMap((key) => ['--key', key.vkey]));
 
     // Nothing the service logged (at debug) carries the name.
-    expect(service.output()).not.toContain(marker);
+    expect(suite.service.output()).not.toContain(marker);
   }, 180_000);
 
   it('lets nobody claim an enrolled profile once it is erased: 404 as for any profile not theirs, nothing recorded', async () => {
@@ -180,7 +166,7 @@ describe('erasing a farmer', () => {
     expect(enrolled.status).toBe(201);
     const { platform_farmer_id } = enrolled.body.farmer;
     expect((await api.post(`/farms/farmers/${platform_farmer_id}/erase`, admin, {})).status).toBe(200);
-    const events = async () => Number((await client.query('select count(*) from events')).rows[0].count);
+    const events = async () => Number((await query<{ count: string }>('select count(*) from events')).rows[0]!.count);
     const before = await events();
 
     // The phone that proved the profile was the farmer's is gone with the key: the claim cannot match,
