@@ -1,6 +1,7 @@
 import type { Logger } from '@cropcover/runtime';
 import { sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { type ChannelListener, listenToChannel } from './channel-listener';
 import type { ReadModels } from './read-models';
 
 /** PostgreSQL NOTIFY channel on which an erasure announces the farmer whose data key it destroyed, so every
@@ -19,71 +20,19 @@ export interface FarmerKeyErasureWatcher {
   /** A farmer's key was destroyed by some process. */
   readonly onErased: (farmerId: string) => void;
   /** True once LISTEN took effect; false as soon as the connection fails (erasures may be missed until the
-   *  next true). */
+   *  next true, so keys are not cached meanwhile). */
   readonly onListening: (listening: boolean) => void;
 }
 
-export interface FarmerKeyErasureListener {
-  close(): Promise<void>;
-}
-
-const RECONNECT_DELAY_MS = 1000;
+export type FarmerKeyErasureListener = ChannelListener;
 
 /** One LISTEN connection that tells the watcher of every erasure, reopened after it fails. */
 export const listenToFarmerKeyErasures = (
   pool: pg.Pool,
   logger: Logger,
-  watcher: FarmerKeyErasureWatcher,
-): FarmerKeyErasureListener => {
-  let closed = false;
-  let current: pg.Client | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let connecting: Promise<void> | undefined;
-
-  const drop = (client: pg.Client): void => {
-    if (current !== client) return;
-    current = undefined;
-    watcher.onListening(false);
-    client.end().catch(() => undefined);
-    if (!closed)
-      reconnectTimer = setTimeout(() => {
-        connecting = listen();
-      }, RECONNECT_DELAY_MS);
-  };
-
-  const listen = async (): Promise<void> => {
-    reconnectTimer = undefined;
-    const client = new pg.Client({ ...pool.options, application_name: ERASURE_LISTENER_APPLICATION_NAME });
-    client.on('notification', ({ channel, payload }) => {
-      if (channel === FARMER_KEY_ERASED_CHANNEL && payload) watcher.onErased(payload);
-    });
-    client.on('error', (error) => {
-      logger.warn({ err: error }, 'farmer key erasure listener failed; keys are not cached until it reconnects');
-      drop(client);
-    });
-    client.on('end', () => drop(client));
-    current = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${FARMER_KEY_ERASED_CHANNEL}`);
-    } catch (error) {
-      logger.warn({ err: error }, 'farmer key erasure listener could not connect; retrying');
-      drop(client);
-      return;
-    }
-    if (current === client && !closed) watcher.onListening(true);
-  };
-
-  connecting = listen();
-  return {
-    close: async () => {
-      closed = true;
-      clearTimeout(reconnectTimer);
-      await connecting;
-      const client = current;
-      current = undefined;
-      watcher.onListening(false);
-      await client?.end().catch(() => undefined);
-    },
-  };
-};
+  { onErased, onListening }: FarmerKeyErasureWatcher,
+): FarmerKeyErasureListener =>
+  listenToChannel(
+    { pool, channel: FARMER_KEY_ERASED_CHANNEL, applicationName: ERASURE_LISTENER_APPLICATION_NAME, logger },
+    { onNotified: onErased, onListening },
+  );

@@ -1,5 +1,13 @@
 export type * from './calendar-date-column';
 export { calendarDateOf } from './calendar-date-column';
+export type { ChannelListener, ChannelWatcher } from './channel-listener';
+export {
+  CHECKPOINT_PUBLISHED_CHANNEL,
+  type ListenToCheckpointPublications,
+  listenToCheckpointPublications,
+  MARK_CHECKPOINT_PUBLISHED,
+  PUBLICATION_LISTENER_APPLICATION_NAME,
+} from './checkpoint-publications';
 export { positionFromColumns, readCheckpoint, saveCheckpoint, saveCheckpoints } from './checkpoints';
 export type * from './columns';
 export {

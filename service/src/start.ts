@@ -20,6 +20,7 @@ import {
 import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
   createReadModelConsistency,
+  listenToCheckpointPublications,
   listenToFarmerKeyErasures,
   migrateReadModels,
   type ProgressSource,
@@ -257,6 +258,7 @@ export const startService = async (
         kafka: configuredBreachSource(config, logger),
         // Wherever the integrator signs checkpoints (a key, and the log on PostgreSQL), breaches wait for one.
         auditGate: { awaitCheckpoint: auditSigner !== undefined && !config.eventStoreUrl },
+        hearCheckpoints: listenToCheckpointPublications(pool, logger),
       })
     : undefined;
 

@@ -44,6 +44,8 @@ import { repositoryRoot, startService } from '../src/support/service-process';
 // (d) breach → webhook through the all-in-one service (evaluate over HTTP, log, dispatcher, the payout
 //     gate waiting for a checkpoint, HTTP to a receiver here), from the breach's occurred_at.
 // Run: npx tsx test/bench/audit-trail.ts (PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432).
+// BENCH_PARTS=d runs only the parts named (a, b and c together, d). BENCH_BASELINE=<another checkout,
+// installed> runs (d) on its service too, in BENCH_TURNS turns with this checkout's, baseline first.
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const WRITERS = 8;
@@ -54,6 +56,9 @@ const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 45);
 const POLICY_EVENTS = 1_000;
 const BREACHES = Number(process.env.BENCH_BREACHES ?? 200);
 const BREACH_SPACING_MS = 100;
+const PARTS = process.env.BENCH_PARTS ?? 'abcd';
+const BASELINE = process.env.BENCH_BASELINE;
+const TURNS = Number(process.env.BENCH_TURNS ?? 1);
 /** The integrator's default (audit-integrator.ts, SPEC §7): a checkpoint every 2 s or 1,000 leaves. */
 const CHECKPOINT_INTERVAL_MS = 2_000;
 const DAY_MS = 86_400_000;
@@ -295,7 +300,7 @@ const measureLagAndVerify = async () => {
 
 // (d) ------------------------------------------------------------------------------------------------------
 
-const measureBreachToWebhook = async () => {
+const measureBreachToWebhook = async (cwd: string) => {
   const dateOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
   const arrivals = new Map<string, { at: number; eventId: string; audited: boolean }>();
   const receiver = createServer((req, res) => {
@@ -315,14 +320,17 @@ const measureBreachToWebhook = async () => {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const database = await createTestDatabase('bench_audit_webhook');
   const checkpointDir = await mkdtemp(join(tmpdir(), 'cropcover-bench-service-checkpoints-'));
-  const service = await startService({
-    DATABASE_URL: database.url,
-    AUDIT_CHECKPOINT_DIR: checkpointDir,
-    WEBHOOK_ALLOW_INSECURE: 'true',
-    MONITOR_ENABLED: 'false',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    ...(process.env.KAFKA_BROKERS ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS } : {}),
-  });
+  const service = await startService(
+    {
+      DATABASE_URL: database.url,
+      AUDIT_CHECKPOINT_DIR: checkpointDir,
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      MONITOR_ENABLED: 'false',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...(process.env.KAFKA_BROKERS ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS } : {}),
+    },
+    cwd,
+  );
   const api = apiClient(service.baseUrl);
   try {
     const insurer: Caller = { sub: 'underwriter-bench', org: 'org-bench', roles: ['insurer'] };
@@ -433,89 +441,109 @@ console.log(
   `${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, PostgreSQL ${version[0]?.server_version} on the same cores`,
 );
 console.log(`load average at start: ${loadAverage()}`);
-const appends = await measureAppends();
-console.log(`(a) done, load average ${loadAverage()}`);
-const { lag, verify } = await measureLagAndVerify();
-console.log(`(b), (c) done, load average ${loadAverage()}`);
-const webhook = await measureBreachToWebhook();
-console.log(`(d) done, load average ${loadAverage()}`);
+const rows: (readonly [string, string, string, boolean])[] = [];
 
-const ratio = appends.chained.median / appends.plain.median;
-// CPU per event holds still when other jobs share the cores; the rates of single rounds do not.
-const cpuRatio =
-  (appends.plain.nodeMs + appends.plain.postgresMs) / (appends.chained.nodeMs + appends.chained.postgresMs);
-const rounds = (rates: number[]) => rates.map((rate) => Math.round(rate)).join(', ');
-console.log(`\n(a) ${APPENDS_PER_ROUND} single-event appends per round and case, ${WRITERS} writers, ${ROUNDS} rounds`);
-for (const name of ['chained', 'plain'] as const) {
-  const figure = appends[name];
+if (PARTS.includes('a')) {
+  const appends = await measureAppends();
+  console.log(`(a) done, load average ${loadAverage()}`);
+  const ratio = appends.chained.median / appends.plain.median;
+  // CPU per event holds still when other jobs share the cores; the rates of single rounds do not.
+  const cpuRatio =
+    (appends.plain.nodeMs + appends.plain.postgresMs) / (appends.chained.nodeMs + appends.chained.postgresMs);
+  const rounds = (rates: number[]) => rates.map((rate) => Math.round(rate)).join(', ');
   console.log(
-    `  ${name.padEnd(7)}: median ${Math.round(figure.median)} events/s (rounds ${rounds(figure.rates)}); CPU per event Node ${figure.nodeMs.toFixed(3)} ms, PostgreSQL ${figure.postgresMs.toFixed(3)} ms`,
+    `\n(a) ${APPENDS_PER_ROUND} single-event appends per round and case, ${WRITERS} writers, ${ROUNDS} rounds`,
+  );
+  for (const name of ['chained', 'plain'] as const) {
+    const figure = appends[name];
+    console.log(
+      `  ${name.padEnd(7)}: median ${Math.round(figure.median)} events/s (rounds ${rounds(figure.rates)}); CPU per event Node ${figure.nodeMs.toFixed(3)} ms, PostgreSQL ${figure.postgresMs.toFixed(3)} ms`,
+    );
+  }
+  rows.push(
+    ['(a) chained / plain appends, median rates', `${ratio.toFixed(2)}×`, '≥ 0.8×', ratio >= 0.8],
+    ['(a) the same by CPU per event (plain ÷ chained)', `${cpuRatio.toFixed(2)}×`, '≥ 0.8×', cpuRatio >= 0.8],
   );
 }
-console.log(
-  `\n(b) ${lag.appends} appends at ${Math.round(lag.rate)}/s (asked ${LAG_RATE}/s for ${LAG_SECONDS} s), ${lag.leaves} leaves, ${lag.checkpoints} checkpoints published, median ${ms(lag.gapMedian)} apart`,
-);
-console.log(`  commit → covering checkpoint published: p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)}, max ${ms(lag.max)}`);
-console.log(
-  `  the tree's tables (audit_leaves, audit_tree, indexes): ${Math.round(lag.treeBytesPerLeaf)} bytes per leaf`,
-);
-console.log(
-  `\n(c) bundle of ${verify.events} events, ${verify.bytes} bytes, ${verify.proofLength} hashes per inclusion proof, ${verify.consistencyProofs} consistency proofs; ${verify.heldCheckpoints} checkpoints held`,
-);
-console.log(`  CLI: "${verify.cliOutput}"`);
-console.log(`  to run again: ${verify.command}`);
-console.log(
-  `  full mode (\`export --full\`, \`verify --full\`): bundle ${verify.fullBytes} bytes; the image's CLI median ${ms(verify.fullMedian)} (runs ${verify.fullRuns.map(ms).join(', ')}), CPU median ${ms(verify.fullCpuMedian)}`,
-);
-console.log(
-  `  \`npm run audit -- verify\` as a checkout runs it (node --import tsx): median ${ms(verify.cliMedian)} (runs ${verify.cliRuns.map(ms).join(', ')})`,
-);
-console.log(
-  `  the image's \`node dist/cli/audit.mjs verify\`: median ${ms(verify.imageMedian)} (runs ${verify.imageRuns.map(ms).join(', ')}), CPU (user + system) median ${ms(verify.imageCpuMedian)}; the verification in process: median ${verify.inProcessMedian.toFixed(1)} ms`,
-);
-console.log(
-  `\n(d) ${webhook.breaches} breaches, one every ${BREACH_SPACING_MS} ms over HTTP${webhook.kafka ? ', through Kafka' : ''}; ${webhook.audited} deliveries carried their proof; service checkpoints signed a median ${ms(webhook.signedGapMedian)} apart`,
-);
-console.log(
-  `  breach occurred_at → arrival: p50 ${ms(webhook.p50)}, p99 ${ms(webhook.p99)}, max ${ms(webhook.max)}; evaluate response → arrival: p50 ${ms(webhook.responseP50)}, p99 ${ms(webhook.responseP99)}`,
-);
 
-const rows = [
-  ['(a) chained / plain appends, median rates', `${ratio.toFixed(2)}×`, '≥ 0.8×', ratio >= 0.8],
-  ['(a) the same by CPU per event (plain ÷ chained)', `${cpuRatio.toFixed(2)}×`, '≥ 0.8×', cpuRatio >= 0.8],
-  [
-    '(b) integrator lag p99 at 2,000/s',
-    ms(lag.p99),
-    `< ${ms(CHECKPOINT_INTERVAL_MS)}`,
-    lag.p99 < CHECKPOINT_INTERVAL_MS,
-  ],
-  [
-    '(c) verify a 1,000-event bundle: the image CLI',
-    ms(verify.imageMedian),
-    '< 1000 ms',
-    verify.imageMedian < 1_000 && verify.events === POLICY_EVENTS,
-  ],
-  ['(c) the same, CPU of the process', ms(verify.imageCpuMedian), '< 1000 ms', verify.imageCpuMedian < 1_000],
-  [
-    '(c) full mode (every leaf of the tree), the image CLI',
-    `${ms(verify.fullMedian)} (CPU ${ms(verify.fullCpuMedian)})`,
-    '< 1000 ms',
-    verify.fullMedian < 1_000,
-  ],
-  ['(c) the same through tsx (a checkout)', ms(verify.cliMedian), '< 1000 ms', verify.cliMedian < 1_000],
-  [
-    '(c) verify a 1,000-event bundle (in process)',
-    `${verify.inProcessMedian.toFixed(1)} ms`,
-    '< 1000 ms',
-    verify.inProcessMedian < 1_000,
-  ],
-  [
-    '(d) breach → webhook p99',
-    ms(webhook.p99),
-    `< ${ms(CHECKPOINT_INTERVAL_MS + 1_000)}`,
-    webhook.p99 < CHECKPOINT_INTERVAL_MS + 1_000 && webhook.audited === webhook.breaches,
-  ],
-] as const;
+if (PARTS.includes('b') || PARTS.includes('c')) {
+  const { lag, verify } = await measureLagAndVerify();
+  console.log(`(b), (c) done, load average ${loadAverage()}`);
+  console.log(
+    `\n(b) ${lag.appends} appends at ${Math.round(lag.rate)}/s (asked ${LAG_RATE}/s for ${LAG_SECONDS} s), ${lag.leaves} leaves, ${lag.checkpoints} checkpoints published, median ${ms(lag.gapMedian)} apart`,
+  );
+  console.log(`  commit → covering checkpoint published: p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)}, max ${ms(lag.max)}`);
+  console.log(
+    `  the tree's tables (audit_leaves, audit_tree, indexes): ${Math.round(lag.treeBytesPerLeaf)} bytes per leaf`,
+  );
+  console.log(
+    `\n(c) bundle of ${verify.events} events, ${verify.bytes} bytes, ${verify.proofLength} hashes per inclusion proof, ${verify.consistencyProofs} consistency proofs; ${verify.heldCheckpoints} checkpoints held`,
+  );
+  console.log(`  CLI: "${verify.cliOutput}"`);
+  console.log(`  to run again: ${verify.command}`);
+  console.log(
+    `  full mode (\`export --full\`, \`verify --full\`): bundle ${verify.fullBytes} bytes; the image's CLI median ${ms(verify.fullMedian)} (runs ${verify.fullRuns.map(ms).join(', ')}), CPU median ${ms(verify.fullCpuMedian)}`,
+  );
+  console.log(
+    `  \`npm run audit -- verify\` as a checkout runs it (node --import tsx): median ${ms(verify.cliMedian)} (runs ${verify.cliRuns.map(ms).join(', ')})`,
+  );
+  console.log(
+    `  the image's \`node dist/cli/audit.mjs verify\`: median ${ms(verify.imageMedian)} (runs ${verify.imageRuns.map(ms).join(', ')}), CPU (user + system) median ${ms(verify.imageCpuMedian)}; the verification in process: median ${verify.inProcessMedian.toFixed(1)} ms`,
+  );
+  rows.push(
+    [
+      '(b) integrator lag p99 at 2,000/s',
+      ms(lag.p99),
+      `< ${ms(CHECKPOINT_INTERVAL_MS)}`,
+      lag.p99 < CHECKPOINT_INTERVAL_MS,
+    ],
+    [
+      '(c) verify a 1,000-event bundle: the image CLI',
+      ms(verify.imageMedian),
+      '< 1000 ms',
+      verify.imageMedian < 1_000 && verify.events === POLICY_EVENTS,
+    ],
+    ['(c) the same, CPU of the process', ms(verify.imageCpuMedian), '< 1000 ms', verify.imageCpuMedian < 1_000],
+    [
+      '(c) full mode (every leaf of the tree), the image CLI',
+      `${ms(verify.fullMedian)} (CPU ${ms(verify.fullCpuMedian)})`,
+      '< 1000 ms',
+      verify.fullMedian < 1_000,
+    ],
+    ['(c) the same through tsx (a checkout)', ms(verify.cliMedian), '< 1000 ms', verify.cliMedian < 1_000],
+    [
+      '(c) verify a 1,000-event bundle (in process)',
+      `${verify.inProcessMedian.toFixed(1)} ms`,
+      '< 1000 ms',
+      verify.inProcessMedian < 1_000,
+    ],
+  );
+}
+
+if (PARTS.includes('d')) {
+  const checkouts = [
+    ...(BASELINE ? [{ name: 'baseline', cwd: BASELINE }] : []),
+    { name: 'this checkout', cwd: repositoryRoot },
+  ];
+  for (let turn = 1; turn <= TURNS; turn++)
+    for (const { name, cwd } of checkouts) {
+      const webhook = await measureBreachToWebhook(cwd);
+      console.log(`(d) ${name}, turn ${turn}: done, load average ${loadAverage()}`);
+      console.log(
+        `\n(d) ${webhook.breaches} breaches, one every ${BREACH_SPACING_MS} ms over HTTP${webhook.kafka ? ', through Kafka' : ''}; ${webhook.audited} deliveries carried their proof; service checkpoints signed a median ${ms(webhook.signedGapMedian)} apart`,
+      );
+      console.log(
+        `  breach occurred_at → arrival: p50 ${ms(webhook.p50)}, p99 ${ms(webhook.p99)}, max ${ms(webhook.max)}; evaluate response → arrival: p50 ${ms(webhook.responseP50)}, p99 ${ms(webhook.responseP99)}`,
+      );
+      rows.push([
+        `(d) breach → webhook p99, ${name}, turn ${turn}`,
+        ms(webhook.p99),
+        `< ${ms(CHECKPOINT_INTERVAL_MS + 1_000)}`,
+        webhook.p99 < CHECKPOINT_INTERVAL_MS + 1_000 && webhook.audited === webhook.breaches,
+      ]);
+    }
+}
+
 console.log('\n| goal | figure | bar | met |\n| --- | --- | --- | --- |');
 for (const [goal, figure, bar, met] of rows) console.log(`| ${goal} | ${figure} | ${bar} | ${met ? 'yes' : 'NO'} |`);
 console.log(`load average at end: ${loadAverage()}`);

@@ -1,4 +1,5 @@
 import { type LogLeaf, readLeavesInCommitOrder } from '@cropcover/eventstore';
+import { MARK_CHECKPOINT_PUBLISHED } from '@cropcover/read-store';
 import { type Clock, type Logger, pauseUnlessAborted } from '@cropcover/runtime';
 import {
   type NoteSigner,
@@ -162,10 +163,7 @@ export const createAuditIntegrator = (options: AuditIntegratorOptions): AuditInt
         note: row.note,
       };
       await sink.publish(checkpoint);
-      await pool.query('update audit_checkpoints set published_at = $2 where tree_size = $1', [
-        row.tree_size,
-        clock.now(),
-      ]);
+      await pool.query(MARK_CHECKPOINT_PUBLISHED, [row.tree_size, clock.now()]);
     }
   };
 

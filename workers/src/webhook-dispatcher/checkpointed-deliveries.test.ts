@@ -6,11 +6,12 @@ import { triggerBreachedDelivery } from '@cropcover/domain';
 import { readStoredEvents } from '@cropcover/eventstore';
 import { createAuditIntegrator, directoryCheckpointSink } from '@cropcover/projector';
 import { openProjectorTestDatabase, type ProjectorTestDatabase, policyStory } from '@cropcover/projector/testing';
-import { settableClock } from '@cropcover/runtime';
+import { type ListenToCheckpointPublications, listenToCheckpointPublications } from '@cropcover/read-store';
+import { createLogger, settableClock } from '@cropcover/runtime';
 import { generateSignerKey, openCheckpoint, parseSignerKey, verifyInclusion } from '@cropcover/verifiable-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditGate, type LoggedBreach, recordBreachDeliveries } from './breach-deliveries';
-import { releaseCheckpointedDeliveries } from './checkpointed-deliveries';
+import { releaseCheckpointedDeliveries, startCheckpointedRelease } from './checkpointed-deliveries';
 import { claimDueDeliveries } from './delivery-attempt';
 
 // SPEC §7 Audit, the payout gate: a trigger.breached delivery is not sent before a checkpoint that reached
@@ -70,6 +71,21 @@ describe('a breach delivery behind the audit gate', () => {
     };
   };
 
+  // One integrator for the file, its clock moved past the checkpoint interval before each new checkpoint.
+  const clock = settableClock(NOW);
+  let sinkDirectory: string;
+  const integrator = () =>
+    createAuditIntegrator({
+      pool: t.pool,
+      signer,
+      origin: ORIGIN,
+      sink: directoryCheckpointSink(sinkDirectory),
+      clock,
+    });
+  beforeAll(async () => {
+    sinkDirectory = await mkdtemp(join(tmpdir(), 'cropcover-gate-'));
+  });
+
   const claim = () => claimDueDeliveries(t.db, NOW, crypto.randomUUID(), { count: 10, perEndpoint: 10 });
   const gateOn: AuditGate = { awaitCheckpoint: true };
 
@@ -87,19 +103,13 @@ describe('a breach delivery behind the audit gate', () => {
     expect(await claim()).toEqual([]);
     expect(await releaseCheckpointedDeliveries(t.db)).toBe(0);
 
-    const integrator = createAuditIntegrator({
-      pool: t.pool,
-      signer,
-      origin: ORIGIN,
-      sink: directoryCheckpointSink(await mkdtemp(join(tmpdir(), 'cropcover-gate-'))),
-      clock: settableClock(NOW),
-    });
-    while ((await integrator.integrateOnce()) > 0);
+    const gate = integrator();
+    while ((await gate.integrateOnce()) > 0);
     // Signed, but not yet in the sink: not held outside the database, so nothing is released.
     expect(await releaseCheckpointedDeliveries(t.db)).toBe(0);
     expect(await claim()).toEqual([]);
 
-    await integrator.publishPending();
+    await gate.publishPending();
     expect(await releaseCheckpointedDeliveries(t.db)).toBe(1);
     const [claimed, ...others] = await claim();
     expect(others).toEqual([]);
@@ -124,5 +134,71 @@ describe('a breach delivery behind the audit gate', () => {
       .where('event_id', '=', breach.eventId)
       .executeTakeFirstOrThrow();
     expect(payload).toBe(claimed!.payload);
+  });
+
+  /** The gate running with polls too slow to matter, and what it released, as it tells. */
+  const runningGate = (hear: ListenToCheckpointPublications, deafPollMs = 600_000) => {
+    let released!: () => void;
+    const releasedOnce = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    const gate = startCheckpointedRelease({
+      db: t.db,
+      hear,
+      onReleased: released,
+      logger: createLogger({ level: 'silent' }),
+      hearingPollMs: 600_000,
+      deafPollMs,
+    });
+    return { releasedOnce, stop: gate.stop };
+  };
+
+  /** A breach recorded behind the gate and a checkpoint covering it signed, not yet published. */
+  const signedBreach = async (policyId: string) => {
+    const breach = await breachInLog(policyId);
+    expect(await recordBreachDeliveries(t.db, [breach], NOW, gateOn)).toBe(1);
+    clock.advance(60_000);
+    const signing = integrator();
+    while ((await signing.integrateOnce()) > 0);
+    return signing;
+  };
+
+  it('is released as soon as the covering checkpoint is published, not at the next poll', async () => {
+    let heard!: () => void;
+    const hearing = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const publications = listenToCheckpointPublications(t.pool, createLogger({ level: 'silent' }));
+    const gate = runningGate((watcher) =>
+      publications({
+        ...watcher,
+        onListening: (now) => {
+          watcher.onListening(now);
+          if (now) heard();
+        },
+      }),
+    );
+    try {
+      await hearing;
+      const signing = await signedBreach('p-heard');
+      await signing.publishPending();
+      await gate.releasedOnce;
+      expect(await claim()).toHaveLength(1);
+    } finally {
+      await gate.stop();
+    }
+  });
+
+  it('is released by the poll while publications cannot be heard', async () => {
+    const deaf: ListenToCheckpointPublications = () => ({ close: async () => undefined });
+    const gate = runningGate(deaf, 20);
+    try {
+      const signing = await signedBreach('p-deaf');
+      await signing.publishPending();
+      await gate.releasedOnce;
+      expect(await claim()).toHaveLength(1);
+    } finally {
+      await gate.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { DeliveryAudit, TriggerBreachedDelivery } from '@cropcover/contracts';
 import {
   checkpointOnTheWire,
+  type ListenToCheckpointPublications,
   loadInclusionProofs,
   loadNewestPublishedCheckpoint,
   type ReadModels,
@@ -15,9 +16,6 @@ import { type Kysely, sql } from 'kysely';
 
 /** Breaches given their proof at a time. */
 const BATCH = 500;
-/** How often the gate looks for a newer checkpoint: a delivery waits at most the checkpoint interval and
- *  this. */
-const RELEASE_POLL_MS = 250;
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
@@ -59,30 +57,70 @@ export const releaseCheckpointedDeliveries = async (db: Kysely<ReadModels>): Pro
   return Number(numAffectedRows ?? 0n);
 };
 
-/** Releases checkpointed deliveries until stopped, waking the senders whenever it released some. */
-export const startCheckpointedRelease = (
-  db: Kysely<ReadModels>,
-  onReleased: () => void,
-  logger: Logger,
-): { stop(): Promise<void> } => {
+export interface CheckpointedReleaseOptions {
+  readonly db: Kysely<ReadModels>;
+  /** How the gate hears of checkpoint publications; without it, it polls at the deaf interval. */
+  readonly hear?: ListenToCheckpointPublications;
+  /** Called whenever it released deliveries: they are due now. */
+  readonly onReleased: () => void;
+  readonly logger: Logger;
+  /** The poll while publications are heard, only in case one was not. */
+  readonly hearingPollMs?: number;
+  /** The poll while the listener is down: a delivery waits at most the checkpoint interval and this. */
+  readonly deafPollMs?: number;
+}
+
+export interface CheckpointedRelease {
+  /** Deliveries were recorded that a checkpoint published before them may already cover: look now. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Releases checkpointed deliveries until stopped: at each checkpoint published, each wake, and each poll. */
+export const startCheckpointedRelease = ({
+  db,
+  hear,
+  onReleased,
+  logger,
+  hearingPollMs = 5_000,
+  deafPollMs = 250,
+}: CheckpointedReleaseOptions): CheckpointedRelease => {
   const stopping = new AbortController();
+  let nudge = new AbortController();
+  const wake = (): void => nudge.abort();
+  let hearing = false;
+  // A change of the listener wakes the gate too: publications may have gone unheard, and the poll's
+  // interval changes.
+  const listener = hear?.({
+    onNotified: wake,
+    onListening: (now) => {
+      hearing = now;
+      wake();
+    },
+  });
   const loop = (async () => {
     while (!stopping.signal.aborted) {
+      // A wake that comes while releasing is kept for the pause after it.
+      const nudged = nudge.signal;
       try {
         const released = await releaseCheckpointedDeliveries(db);
         if (released > 0) onReleased();
-        if (released === 0) await pauseUnlessAborted(RELEASE_POLL_MS, stopping.signal);
+        else if (!nudged.aborted)
+          await pauseUnlessAborted(hearing ? hearingPollMs : deafPollMs, AbortSignal.any([nudged, stopping.signal]));
       } catch (error) {
         if (stopping.signal.aborted) break;
         logger.error({ err: error }, 'could not release checkpointed webhook deliveries; retrying');
         await pauseUnlessAborted(1_000, stopping.signal);
       }
+      if (nudged.aborted) nudge = new AbortController();
     }
   })();
   return {
+    wake,
     stop: async () => {
       stopping.abort();
       await loop;
+      await listener?.close();
     },
   };
 };

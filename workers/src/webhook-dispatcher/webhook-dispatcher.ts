@@ -1,6 +1,6 @@
 import type { EventStore } from '@cropcover/eventstore';
 import { startProjector } from '@cropcover/projector';
-import type { ReadModels } from '@cropcover/read-store';
+import type { ListenToCheckpointPublications, ReadModels } from '@cropcover/read-store';
 import type { Clock, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
@@ -28,6 +28,8 @@ export interface WebhookDispatcherOptions {
   readonly kafka?: KafkaBreachSource;
   /** The audit log is on: deliveries wait for a published checkpoint covering their breach. */
   readonly auditGate: AuditGate;
+  /** How the gate hears of checkpoint publications; without it, it polls. */
+  readonly hearCheckpoints?: ListenToCheckpointPublications;
 }
 
 export interface WebhookDispatcher {
@@ -54,6 +56,7 @@ export const startWebhookDispatcher = async ({
   metricsRegistry,
   kafka,
   auditGate,
+  hearCheckpoints,
 }: WebhookDispatcherOptions): Promise<WebhookDispatcher> => {
   const metrics = createDispatcherMetrics(db, metricsRegistry);
   const stopping = new AbortController();
@@ -63,8 +66,21 @@ export const startWebhookDispatcher = async ({
     metrics,
   );
 
-  // Once a batch that recorded deliveries has committed, they are due at once; the many batches that record
-  // none (every farm and policy event passes the recorder) wake nobody.
+  const release = auditGate.awaitCheckpoint
+    ? startCheckpointedRelease({
+        db,
+        ...(hearCheckpoints ? { hear: hearCheckpoints } : {}),
+        onReleased: senders.wake,
+        logger,
+      })
+    : undefined;
+  // Once a batch that recorded deliveries has committed, they are due at once, or (behind the gate) may be
+  // covered by a checkpoint published already; the many batches that record none (every farm and policy
+  // event passes the recorder) wake nobody.
+  const recorded = (): void => {
+    senders.wake();
+    release?.wake();
+  };
   let recordedSinceWake = false;
   const recorder = await startProjector({
     eventStore,
@@ -84,7 +100,7 @@ export const startWebhookDispatcher = async ({
   recorder.onAdvanced(() => {
     if (!recordedSinceWake) return;
     recordedSinceWake = false;
-    senders.wake();
+    recorded();
   });
   const breachConsumer = kafka
     ? consumeBreachesFromKafka(kafka, {
@@ -93,11 +109,10 @@ export const startWebhookDispatcher = async ({
         clock,
         logger,
         stopping: stopping.signal,
-        onRecorded: senders.wake,
+        onRecorded: recorded,
         auditGate,
       })
     : undefined;
-  const release = auditGate.awaitCheckpoint ? startCheckpointedRelease(db, senders.wake, logger) : undefined;
   logger.info(
     { allowInsecure, retryScale, ...sending, breachesFrom: kafka ? 'kafka' : 'log', ...auditGate },
     'webhook dispatcher started',
