@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { ERASED_TEXT } from '@cropcover/contracts';
 import { sheetDigest } from '@cropcover/domain';
 import { KHARIF_DEFICIT_SHEET } from '@cropcover/domain/testing';
 import type { RecordedEvent } from '@cropcover/eventstore';
@@ -239,6 +241,40 @@ describe('policies projection', () => {
     await empty();
     for (const event of log) await applyBatch(t.db, policiesProjection, [event]);
     expect(await dump()).toEqual(whole);
+  });
+
+  it("scrubs the farm name of an erased farmer's policies, found by their owner, and no one else's", async () => {
+    await empty();
+    // p-lapsed is another farmer's: both stories' farms are farmer-1's.
+    const ownedByTwo = log.map((event) =>
+      event.type === 'PolicyIssued' && (event.data as { policy_id: string }).policy_id === 'p-lapsed'
+        ? { ...event, data: { ...(event.data as object), owner_farmer_id: 'farmer-2' } }
+        : event,
+    );
+    const last = log.at(-1)!;
+    const erased: RecordedEvent = {
+      ...last,
+      streamId: 'farmer-farmer-1',
+      revision: 0,
+      type: 'FarmerErased',
+      data: { farmer_id: 'farmer-1', erased_at: '2026-05-04T00:00:00.000Z', erased_by: 'farmer' },
+      metadata: { ...last.metadata, event_id: randomUUID() },
+    };
+    await applyBatch(t.db, policiesProjection, [...ownedByTwo, erased]);
+    const rows = await t.db
+      .selectFrom('policies')
+      .select((eb) => [
+        'policy_id',
+        'owner_farmer_id',
+        'farm_name',
+        eb.ref('aggregate', '->').key('issued').as('issued'),
+      ])
+      .orderBy('policy_id')
+      .execute();
+    expect(rows.map(({ issued, ...row }) => ({ ...row, issued_farm_name: issued.farm_name }))).toEqual([
+      { policy_id: 'p-claimed', owner_farmer_id: 'farmer-1', farm_name: ERASED_TEXT, issued_farm_name: ERASED_TEXT },
+      { policy_id: 'p-lapsed', owner_farmer_id: 'farmer-2', farm_name: 'Shamba', issued_farm_name: 'Shamba' },
+    ]);
   });
 
   it('keeps no coverage for an evaluation recorded before coverage was', async () => {

@@ -203,7 +203,7 @@ const scrubErasedFarmNames = async (trx: Transaction<ReadModels>, events: readon
       farm_name: ERASED_TEXT,
       aggregate: sql`jsonb_set(aggregate, '{issued,farm_name}', to_jsonb(${ERASED_TEXT}::text))`,
     })
-    .where(sql<string>`aggregate->'issued'->>'owner_farmer_id'`, 'in', erased)
+    .where('owner_farmer_id', 'in', erased)
     .execute();
 };
 

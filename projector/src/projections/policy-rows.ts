@@ -15,6 +15,7 @@ export const policyRow = (policy: IssuedPolicy, streamRevision: number): PolicyR
     farm_id: issued.farm_id,
     field_id: issued.field_id,
     farm_name: issued.farm_name,
+    owner_farmer_id: issued.owner_farmer_id ?? null,
     field_name: issued.field_name,
     field_area_ha: issued.field_area_ha,
     field_location: issued.field_location,

@@ -264,3 +264,39 @@ describe('migration 0011: payout finality', () => {
     ]);
   });
 });
+
+describe('migration 0040: the owner of each policy', () => {
+  let database: TestDatabase;
+  let db: Kysely<ReadModels>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrate_policy_owner');
+    db = createKysely<ReadModels>(createPool(database.url, createLogger({ level: 'silent' })));
+    await migrateOnly(db, Object.fromEntries(Object.entries(readModelMigrations).filter(([name]) => name < '0040')));
+    // One policy issued with its owner named, one issued before sealing named owners.
+    await sql`
+      insert into policies (policy_id, organization_id, environment, farm_id, field_id, sum_insured_minor, currency,
+        premium_minor, perils, status, issued_at, term_start, term_end, platform_version, aggregate, stream_revision)
+      select policy_id, 'org-a', 'sandbox', 'farm-1', 'north', 100000, 'USD', 5000, array['flood'], 'active',
+        '2026-03-01T00:00:00Z', '2026-03-01', '2026-08-31', '1.0.0', aggregate, 0
+      from (values ('p-owned', '{"issued": {"owner_farmer_id": "farmer-1"}}'::jsonb),
+                   ('p-unowned', '{"issued": {}}'::jsonb)) as rows(policy_id, aggregate)`.execute(db);
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('fills the owner of the policies kept from their aggregates, none where the policy names none', async () => {
+    const rows = await db
+      .selectFrom('policies')
+      .select(['policy_id', 'owner_farmer_id'])
+      .orderBy('policy_id')
+      .execute();
+    expect(rows).toEqual([
+      { policy_id: 'p-owned', owner_farmer_id: 'farmer-1' },
+      { policy_id: 'p-unowned', owner_farmer_id: null },
+    ]);
+  });
+});

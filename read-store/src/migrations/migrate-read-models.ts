@@ -34,6 +34,7 @@ import { portfolioBacktests } from './0035-portfolio-backtests';
 import { policyMonitorDays } from './0036-policy-monitor-days';
 import { auditCheckpointDistribution } from './0038-audit-checkpoint-distribution';
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
+import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -72,6 +73,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0036-policy-monitor-days': policyMonitorDays,
   '0038-audit-checkpoint-distribution': auditCheckpointDistribution,
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
+  '0040-policy-owner-farmer': policyOwnerFarmer,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

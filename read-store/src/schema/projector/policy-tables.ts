@@ -18,6 +18,8 @@ export interface PoliciesTable {
   farm_id: string;
   field_id: string;
   farm_name: string | null;
+  /** The farmer who owns the farm, whose erasure scrubs farm_name; null for a policy issued before sealing. */
+  owner_farmer_id: string | null;
   field_name: string | null;
   field_area_ha: number | null;
   field_location: string | null;
