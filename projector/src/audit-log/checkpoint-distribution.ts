@@ -4,12 +4,12 @@ import {
   type Config,
   createPlatformaticClient,
   type KafkaClient,
-  type KafkaProducer,
   type Logger,
   pauseUnlessAborted,
 } from '@cropcover/runtime';
 import type pg from 'pg';
 import { createPublishBackoff, type PublishBackoffOptions } from '../integration-publisher/publish-backoff';
+import { replaceableProducer } from '../integration-publisher/replaceable-producer';
 
 // Puts each signed checkpoint on Kafka (`cropcover.audit-checkpoints.v1`, SPEC §7 Audit) once the
 // checkpoint sink holds it, in order of size, and marks it distributed only after the broker acknowledged
@@ -73,16 +73,7 @@ export const startCheckpointDistribution = ({
 }: CheckpointDistributionOptions): { stop(): Promise<void> } => {
   const stopping = new AbortController();
   const backoff = createPublishBackoff(backoffOptions);
-  // Connected (and the topic made) on first use, so the service starts while Kafka is down.
-  let producer: KafkaProducer | undefined;
-
-  const dropProducer = async (): Promise<void> => {
-    const failed = producer;
-    producer = undefined;
-    await failed
-      ?.disconnect()
-      .catch((error: unknown) => logger.debug({ err: error }, 'Kafka producer disconnect failed'));
-  };
+  const producer = replaceableProducer(kafka, [{ name: topic, partitions }], logger);
 
   /** Sends the next checkpoints waiting; answers how many. */
   const distributeOnce = async (): Promise<number> => {
@@ -92,11 +83,7 @@ export const startCheckpointDistribution = ({
       [batchSize],
     );
     if (rows.length === 0) return 0;
-    if (!producer) {
-      await kafka.ensureTopics([{ name: topic, partitions }]);
-      producer = await kafka.connectProducer();
-    }
-    await producer.send([{ topic, messages: rows.map(checkpointMessage) }]);
+    await (await producer.connected()).send([{ topic, messages: rows.map(checkpointMessage) }]);
     await pool.query('update audit_checkpoints set distributed_at = $2 where tree_size = any($1::bigint[])', [
       rows.map((row) => row.tree_size),
       clock.now(),
@@ -115,7 +102,7 @@ export const startCheckpointDistribution = ({
       } catch (error) {
         logger.warn({ err: error }, 'distributing audit checkpoints to Kafka failed; retrying');
         backoff.failed();
-        await dropProducer();
+        await producer.drop();
       }
     }
   })();
@@ -126,7 +113,7 @@ export const startCheckpointDistribution = ({
       stopping.abort();
       backoff.interrupt();
       await loop;
-      await dropProducer();
+      await producer.drop();
     },
   };
 };

@@ -2,12 +2,13 @@ import { INTEGRATION_TOPICS, type IntegrationTopicNames } from '@cropcover/contr
 import type { AllStreamStart, EventStore, GlobalPosition, RecordedEvent } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
 import { readCheckpoint, saveCheckpoint } from '@cropcover/read-store';
-import type { KafkaClient, KafkaProducer, Logger } from '@cropcover/runtime';
+import type { KafkaClient, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { groupByTopic, routeToTopics } from './integration-messages';
 import { createPublishBackoff, type PublishBackoffOptions } from './publish-backoff';
 import { registerPublishLagMetrics } from './publish-lag-metrics';
+import { replaceableProducer } from './replaceable-producer';
 import { traceSends } from './send-spans';
 
 // Publishes the log to Kafka (SPEC §7) from a checkpoint of its own in projection_checkpoints. The
@@ -63,26 +64,12 @@ export const startIntegrationPublisher = async ({
 }: IntegrationPublisherOptions): Promise<IntegrationPublisher> => {
   let checkpoint = await readCheckpoint(db, checkpointName);
   let stopping = false;
-  // Connected (and the topics made) on first use, so the service starts while Kafka is down.
-  let producer: KafkaProducer | undefined;
+  const producer = replaceableProducer(
+    kafka,
+    Object.values(topics).map((name) => ({ name, partitions })),
+    logger,
+  );
   const backoff = createPublishBackoff(backoffOptions);
-
-  const connectedProducer = async (): Promise<KafkaProducer> => {
-    if (producer) return producer;
-    await kafka.ensureTopics(Object.values(topics).map((name) => ({ name, partitions })));
-    producer = await kafka.connectProducer();
-    return producer;
-  };
-
-  // After a failure the producer is replaced: a fresh connection is the surest way back once the broker
-  // returns, and a new producer id cannot trip over sequence numbers the broker lost.
-  const dropProducer = async (): Promise<void> => {
-    const failed = producer;
-    producer = undefined;
-    await failed
-      ?.disconnect()
-      .catch((error: unknown) => logger.debug({ err: error }, 'Kafka producer disconnect failed'));
-  };
 
   const publish = async (batch: readonly RecordedEvent[]): Promise<void> => {
     const last = batch.at(-1);
@@ -93,11 +80,11 @@ export const startIntegrationPublisher = async ({
     const byTopic = groupByTopic(sends.messages);
     try {
       if (byTopic.size > 0)
-        await (await connectedProducer()).send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+        await (await producer.connected()).send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
     } catch (error) {
       sends.end(error);
       backoff.failed();
-      await dropProducer();
+      await producer.drop();
       throw error;
     }
     sends.end();
@@ -124,7 +111,7 @@ export const startIntegrationPublisher = async ({
       stopping = true;
       backoff.interrupt();
       await subscription.stop();
-      await dropProducer();
+      await producer.drop();
       unregisterMetrics?.();
       logger.info('Kafka integration publisher stopped');
     },
