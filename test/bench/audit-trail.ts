@@ -435,11 +435,6 @@ console.log(
 console.log(`load average at start: ${loadAverage()}`);
 const appends = await measureAppends();
 console.log(`(a) done, load average ${loadAverage()}`);
-const { lag, verify } = await measureLagAndVerify();
-console.log(`(b), (c) done, load average ${loadAverage()}`);
-const webhook = await measureBreachToWebhook();
-console.log(`(d) done, load average ${loadAverage()}`);
-
 const ratio = appends.chained.median / appends.plain.median;
 // CPU per event holds still when other jobs share the cores; the rates of single rounds do not.
 const cpuRatio =
@@ -452,6 +447,14 @@ for (const name of ['chained', 'plain'] as const) {
     `  ${name.padEnd(7)}: median ${Math.round(figure.median)} events/s (rounds ${rounds(figure.rates)}); CPU per event Node ${figure.nodeMs.toFixed(3)} ms, PostgreSQL ${figure.postgresMs.toFixed(3)} ms`,
   );
 }
+console.log(`  chained ÷ plain: rates ${ratio.toFixed(2)}×; CPU per event (plain ÷ chained) ${cpuRatio.toFixed(2)}×`);
+// BENCH_APPENDS_ONLY: (a) alone, for working on the append (docs/benchmarks.md, Audit trail).
+if (process.env.BENCH_APPENDS_ONLY) process.exit(0);
+const { lag, verify } = await measureLagAndVerify();
+console.log(`(b), (c) done, load average ${loadAverage()}`);
+const webhook = await measureBreachToWebhook();
+console.log(`(d) done, load average ${loadAverage()}`);
+
 console.log(
   `\n(b) ${lag.appends} appends at ${Math.round(lag.rate)}/s (asked ${LAG_RATE}/s for ${LAG_SECONDS} s), ${lag.leaves} leaves, ${lag.checkpoints} checkpoints published, median ${ms(lag.gapMedian)} apart`,
 );
