@@ -18,14 +18,14 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // (schema.ts). A stream whose head was written before the chain starts again from zeros, which the
 // verifier reports as a chain break.
 // The texts come as two parameters of their own ($3 data, $4 metadata), not inside the JSON of $1: there
-// they were JSON strings inside JSON, escaped by Node, parsed and unescaped by PostgreSQL and then parsed
-// again as jsonb (docs/benchmarks.md, Audit trail, "chained append, after …"). Here each is parsed once,
-// into its jsonb query copy. An RFC 8785 text never holds a raw control character (JSON escapes them in
-// strings and the canonical form has no whitespace), so U+001D ends an append's texts and U+001E an event's
-// within it.
-// Most statements hold only single-event appends (one event per command, and what group commit gathers):
-// those take SINGLE_EVENTS, whose prev is the head's leaf, without the recursive walk over each append's
-// events (`chain`) that a longer append needs: fewer plan nodes to start for every statement, no sorts.
+// they were JSON strings inside JSON, escaped by Node, unescaped by PostgreSQL's JSON parser character by
+// character, then parsed again as jsonb (docs/benchmarks.md, "Chained append, after the texts left the
+// JSON payload"). Here each is parsed once, into its jsonb query copy. An RFC 8785 text never holds a raw
+// control character (JSON escapes them in strings; the canonical form has no whitespace), so U+001D
+// separates the appends' texts and U+001E the events' within an append.
+// A statement of single-event appends only (one event per command, and what group commit gathers) takes
+// APPEND_SINGLE_EVENTS: prev is the head's leaf, without the recursive walk over each append's events
+// (`chain`) that a longer append needs, so fewer plan nodes to start and no sorts for it.
 const appendStatement = (name: string, singleEvents: boolean): pg.QueryConfig => ({
   name,
   text: `
