@@ -8,9 +8,13 @@ import type { AppendOne } from './workload';
 // comparison: its statement verbatim (no prev, no leaf hash, no stored texts) and its encoding
 // (JSON.stringify, no RFC 8785), run through today's group commit with today's options, so the chain's
 // whole cost — canonical JSON in Node, the prev lookup and hashing in SQL, the stored texts — is what the
-// two cases differ by. The pool handed to the group commit swaps the statement by its name.
+// two cases differ by. The pool handed to the group commit swaps the statement by its name (either of the
+// store's two), and passes it only the parameters it had then: its JSON, with the events inline, and $2.
 
-const APPEND_STATEMENT_NAME = 'cropcover.eventstore.append-to-streams';
+const APPEND_STATEMENT_NAMES = new Set([
+  'cropcover.eventstore.append-to-streams',
+  'cropcover.eventstore.append-single-events',
+]);
 const PRE_CHAIN_APPEND: pg.QueryConfig = {
   name: 'bench.pre-chain-append-to-streams',
   text: `
@@ -46,7 +50,11 @@ const PRE_CHAIN_APPEND: pg.QueryConfig = {
 const preChainPool = (pool: pg.Pool): pg.Pool =>
   ({
     query: (config: pg.QueryConfig) =>
-      pool.query(config.name === APPEND_STATEMENT_NAME ? { ...config, ...PRE_CHAIN_APPEND } : config),
+      pool.query(
+        APPEND_STATEMENT_NAMES.has(config.name ?? '')
+          ? { ...PRE_CHAIN_APPEND, values: config.values?.slice(0, 2) }
+          : config,
+      ),
   }) as unknown as pg.Pool;
 
 const encodePreChain = (streamId: string, event: NewEvent, expected: number | undefined): EncodedAppend => ({
@@ -57,6 +65,9 @@ const encodePreChain = (streamId: string, event: NewEvent, expected: number | un
     expected: expected ?? -1,
     events: [{ id: event.metadata.event_id, type: event.type, data: event.data, metadata: event.metadata }],
   }),
+  eventCount: 1,
+  data: '',
+  metadata: '',
 });
 
 /** Single-event appends the pre-chain way, with the store's group commit options (two statements in

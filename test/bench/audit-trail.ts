@@ -464,6 +464,7 @@ if (PARTS.includes('a')) {
     ['(a) chained / plain appends, median rates', `${ratio.toFixed(2)}×`, '≥ 0.8×', ratio >= 0.8],
     ['(a) the same by CPU per event (plain ÷ chained)', `${cpuRatio.toFixed(2)}×`, '≥ 0.8×', cpuRatio >= 0.8],
   );
+  console.log(`  chained ÷ plain: rates ${ratio.toFixed(2)}×; CPU per event (plain ÷ chained) ${cpuRatio.toFixed(2)}×`);
 }
 
 if (PARTS.includes('b') || PARTS.includes('c')) {

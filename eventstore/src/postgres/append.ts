@@ -14,11 +14,20 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // two by default, each for many appends), so this costs little, and it saves a NOTIFY transaction per
 // statement, which cost as much CPU as the append itself (docs/benchmarks.md, Event store).
 // Each event's `prev` is the leaf hash of its stream's previous revision, computed here, inside the
-// append, from the head this statement read (`chain` walks each append's events in order); the leaf is
-// events_leaf_hash over the stored canonical texts (schema.ts). A stream whose head was written before
-// the chain starts again from zeros, which the verifier reports as a chain break.
-const APPEND_TO_STREAMS: pg.QueryConfig = {
-  name: 'cropcover.eventstore.append-to-streams',
+// append, from the head this statement read; the leaf is events_leaf_hash over the stored canonical texts
+// (schema.ts). A stream whose head was written before the chain starts again from zeros, which the
+// verifier reports as a chain break.
+// The texts come as two parameters of their own ($3 data, $4 metadata), not inside the JSON of $1: there
+// they were JSON strings inside JSON, escaped by Node, unescaped by PostgreSQL's JSON parser character by
+// character, then parsed again as jsonb (docs/benchmarks.md, "Chained append, after the texts left the
+// JSON payload"). Here each is parsed once, into its jsonb query copy. An RFC 8785 text never holds a raw
+// control character (JSON escapes them in strings; the canonical form has no whitespace), so U+001D
+// separates the appends' texts and U+001E the events' within an append.
+// A statement of single-event appends only (one event per command, and what group commit gathers) takes
+// APPEND_SINGLE_EVENTS: prev is the head's leaf, without the recursive walk over each append's events
+// (`chain`) that a longer append needs, so fewer plan nodes to start and no sorts for it.
+const appendStatement = (name: string, singleEvents: boolean): pg.QueryConfig => ({
+  name,
   text: `
     with recursive input as (
       select a.ordinality as n, a.append->>'streamId' as stream_id, (a.append->>'expected')::int as expected,
@@ -33,21 +42,31 @@ const APPEND_TO_STREAMS: pg.QueryConfig = {
       ) head on true
     ), checked as (
       select heads.*, heads.expected is null or heads.revision = heads.expected as passed from heads
+    ), texts as materialized (
+      select string_to_array($3, E'\\x1d') as data, string_to_array($4, E'\\x1d') as metadata
     ), numbered as (
       select c.n, e.ordinality as k, c.stream_id, (c.revision + e.ordinality)::int as stream_revision,
-        (e.event->>'id')::uuid::text as event_id, e.event->>'type' as event_type,
-        e.event->>'data' as stored_data, e.event->>'metadata' as stored_metadata, c.head_leaf_hash
-      from checked c cross join jsonb_array_elements(c.events) with ordinality as e(event, ordinality)
+        (e.event->>'id')::uuid::text as event_id, e.event->>'type' as event_type, ${
+          singleEvents
+            ? 't.data[c.n] as stored_data, t.metadata[c.n] as stored_metadata'
+            : `(string_to_array(t.data[c.n], E'\\x1e'))[e.ordinality] as stored_data,
+        (string_to_array(t.metadata[c.n], E'\\x1e'))[e.ordinality] as stored_metadata`
+        }, c.head_leaf_hash
+      from checked c cross join texts t cross join jsonb_array_elements(c.events) with ordinality as e(event, ordinality)
       where c.passed and not ($2::bool and exists (select from checked where not passed))
     ), chain as (
       select nb.*, nb.head_leaf_hash as prev, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id,
         nb.event_type, nb.head_leaf_hash, nb.stored_data, nb.stored_metadata) as leaf_hash
-      from numbered nb
+      from numbered nb${
+        singleEvents
+          ? ''
+          : `
       where nb.k = 1
       union all
       select nb.*, chain.leaf_hash, events_leaf_hash(nb.stream_id, nb.stream_revision, nb.event_id, nb.event_type,
         chain.leaf_hash, nb.stored_data, nb.stored_metadata)
-      from chain join numbered nb on nb.n = chain.n and nb.k = chain.k + 1
+      from chain join numbered nb on nb.n = chain.n and nb.k = chain.k + 1`
+      }
     ), appended as (
       insert into events (stream_id, stream_revision, event_id, event_type, data, metadata, stored_data,
         stored_metadata, prev, leaf_hash)
@@ -66,7 +85,13 @@ const APPEND_TO_STREAMS: pg.QueryConfig = {
       select * from appended where appended.stream_id = c.stream_id order by global_position desc limit 1
     ) last on true
     order by c.n`,
-};
+});
+const APPEND_TO_STREAMS = appendStatement('cropcover.eventstore.append-to-streams', false);
+const APPEND_SINGLE_EVENTS = appendStatement('cropcover.eventstore.append-single-events', true);
+
+/** The two texts' separators in $3 and $4 (see above). */
+const APPEND_SEPARATOR = '\x1d';
+const EVENT_SEPARATOR = '\x1e';
 
 const STREAM_HEADS: pg.QueryConfig = {
   name: 'cropcover.eventstore.stream-heads',
@@ -84,11 +109,15 @@ interface AppendRow {
   readonly transaction_id: string | null;
 }
 
-/** An append checked and serialised for APPEND_TO_STREAMS. */
+/** An append checked and serialised for the append statement: `json` without the texts, which follow. */
 export interface EncodedAppend {
   readonly streamId: string;
   readonly expected: ExpectedRevision;
   readonly json: string;
+  readonly eventCount: number;
+  /** The events' stored texts (RFC 8785), joined by EVENT_SEPARATOR. */
+  readonly data: string;
+  readonly metadata: string;
 }
 
 /** What one append of a statement came to: the stream's head before it, and its result if it was written. */
@@ -133,15 +162,17 @@ export const encodeAppend = ({ streamId, events, expected }: StreamAppend): Enco
   const json = JSON.stringify({
     streamId,
     expected: expectedHead(expected),
-    events: events.map((event) => ({
-      id: event.metadata.event_id,
-      type: event.type,
-      // The stored texts, canonical so the leaf can be recomputed from any copy of the event (RFC 8785).
-      data: canonicalJson(event.data),
-      metadata: canonicalJson(event.metadata),
-    })),
+    events: events.map((event) => ({ id: event.metadata.event_id, type: event.type })),
   });
-  return { streamId, expected, json };
+  // The stored texts, canonical so the leaf can be recomputed from any copy of the event (RFC 8785).
+  return {
+    streamId,
+    expected,
+    json,
+    eventCount: events.length,
+    data: events.map((event) => canonicalJson(event.data)).join(EVENT_SEPARATOR),
+    metadata: events.map((event) => canonicalJson(event.metadata)).join(EVENT_SEPARATOR),
+  };
 };
 
 /** Runs the appends, to distinct streams, in one statement; with `allOrNone` a failed check inserts nothing. */
@@ -151,7 +182,10 @@ export const runAppends = async (
   allOrNone: boolean,
 ): Promise<AppendOutcome[]> => {
   const payload = `[${appends.map((append) => append.json).join(',')}]`;
-  const { rows } = await pool.query<AppendRow>({ ...APPEND_TO_STREAMS, values: [payload, allOrNone] });
+  const data = appends.map((append) => append.data).join(APPEND_SEPARATOR);
+  const metadata = appends.map((append) => append.metadata).join(APPEND_SEPARATOR);
+  const statement = appends.every((append) => append.eventCount === 1) ? APPEND_SINGLE_EVENTS : APPEND_TO_STREAMS;
+  const { rows } = await pool.query<AppendRow>({ ...statement, values: [payload, allOrNone, data, metadata] });
   if (rows.length !== appends.length) throw new Error(`append returned ${rows.length} rows for ${appends.length}`);
   return rows.map((row) => {
     if (row.stream_revision === null || row.global_position === null || row.transaction_id === null)

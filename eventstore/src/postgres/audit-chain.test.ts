@@ -67,6 +67,22 @@ describe('the audit chain of the PostgreSQL event store', () => {
     await expectChained('policy-chain-3', 1);
   });
 
+  it('keeps each event its own texts when they hold the separators of the statement (U+001D, U+001E)', async () => {
+    const data = (i: number) => ({ [`k\u001d${i}`]: `a\u001eb\u001d${i}`, i });
+    await store.appendToStreams([
+      { streamId: 'policy-chain-5', events: [testEvent('A', data(0)), testEvent('B', data(1))], expected: 'no_stream' },
+      { streamId: 'policy-chain-6', events: [testEvent('A', data(2))], expected: 'no_stream' },
+    ]);
+    await Promise.all([3, 4].map((i) => store.append(`policy-chain-${i + 4}`, [testEvent('A', data(i))], 'any')));
+    const stored = [
+      ...(await expectChained('policy-chain-5', 2)),
+      ...(await expectChained('policy-chain-6', 1)),
+      ...(await expectChained('policy-chain-7', 1)),
+      ...(await expectChained('policy-chain-8', 1)),
+    ];
+    expect(stored.map((event) => event.data)).toEqual([0, 1, 2, 3, 4].map((i) => canonicalJson(data(i))));
+  });
+
   it('chains appends that race on one stream through group commit', async () => {
     await Promise.all(
       Array.from({ length: 24 }, (_, i) => store.append('policy-chain-4', [testEvent('Evaluated', { i })], 'any')),
