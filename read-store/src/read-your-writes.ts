@@ -1,6 +1,7 @@
 import { type GlobalPosition, isAtOrAfter } from '@cropcover/eventstore';
 import type { Logger } from '@cropcover/runtime';
-import pg from 'pg';
+import type pg from 'pg';
+import { listenToChannel } from './channel-listener';
 import { positionFromColumns } from './checkpoints';
 import {
   decodeProgress,
@@ -61,10 +62,7 @@ export const createReadModelConsistency = ({
   const waiters = new Set<Waiter>();
   let closed = false;
   let pollTimer: NodeJS.Timeout | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let listener: pg.Client | undefined;
   let refreshing: Promise<void> | undefined;
-  let listening: Promise<void> | undefined;
 
   const caughtUp = (position: GlobalPosition): boolean =>
     projectionNames.every((name) => {
@@ -109,43 +107,25 @@ export const createReadModelConsistency = ({
     }, pollIntervalMs);
   };
 
-  const listen = async (): Promise<void> => {
-    reconnectTimer = undefined;
-    const client = new pg.Client({ ...pool.options, application_name: LISTENER_APPLICATION_NAME });
-    client.on('notification', ({ channel, payload }) => {
-      if (channel === PROJECTIONS_ADVANCED_CHANNEL && payload)
-        for (const progress of decodeProgress(payload)) advance(progress);
-    });
-    client.on('error', (error) => {
-      logger.warn({ err: error }, 'projection progress listener failed; reconnecting');
-      dropListener(client);
-    });
-    client.on('end', () => dropListener(client));
-    listener = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${PROJECTIONS_ADVANCED_CHANNEL}`);
-    } catch (error) {
-      logger.warn({ err: error }, 'projection progress listener could not connect; retrying');
-      dropListener(client);
-      return;
-    }
-    // Progress committed before LISTEN took effect was never announced to this connection.
-    await refresh();
-  };
-
-  const dropListener = (client: pg.Client): void => {
-    if (listener !== client) return;
-    listener = undefined;
-    client.end().catch(() => undefined);
-    if (!closed)
-      reconnectTimer = setTimeout(() => {
-        listening = listen();
-      }, reconnectDelayMs);
-  };
-
   const stopLocal = localProgress?.onAdvanced(advance);
-  listening = listen();
+  const listener = listenToChannel(
+    {
+      pool,
+      channel: PROJECTIONS_ADVANCED_CHANNEL,
+      applicationName: LISTENER_APPLICATION_NAME,
+      logger,
+      reconnectDelayMs,
+    },
+    {
+      onNotified: (payload) => {
+        for (const progress of decodeProgress(payload)) advance(progress);
+      },
+      // Progress committed before LISTEN took effect was never announced to this connection.
+      onListening: (listening) => {
+        if (listening) void refresh();
+      },
+    },
+  );
 
   return {
     waitFor: (position, timeoutMs) => {
@@ -161,12 +141,8 @@ export const createReadModelConsistency = ({
       closed = true;
       stopLocal?.();
       clearTimeout(pollTimer);
-      clearTimeout(reconnectTimer);
       for (const waiter of waiters) finish(waiter, false);
-      await listening;
-      const client = listener;
-      listener = undefined;
-      await Promise.all([client?.end().catch(() => undefined), refreshing]);
+      await Promise.all([listener.close(), refreshing]);
     },
   };
 };
