@@ -1,6 +1,10 @@
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { cachedFarmerKeys, farmerKeysIn, withSealedPersonalData } from '@cropcover/application';
 import { createEventStore, type EventStore, migrateEventStore, type NewEvent } from '@cropcover/eventstore';
 import { readModelProjections, rebuildProjections } from '@cropcover/projector';
+import { policyStory } from '@cropcover/projector/testing';
 import { listenToFarmerKeyErasures, migrateReadModels, type ReadModels } from '@cropcover/read-store';
 import { createKysely, createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase } from '@cropcover/runtime/testing';
@@ -12,10 +16,18 @@ import { createTestDatabase } from '@cropcover/runtime/testing';
 // store (every farmer and farm event opened) vs the bare store. Rounds alternate on and off in the same
 // run. In-process against the event store and read store, without HTTP: the part sealing changes.
 // Run: npx tsx projector/bench/personal-data-sealing.ts   (BENCH_FARMS 2000, BENCH_ROUNDS 3)
+// BENCH_LOG=mixed adds what a farmer's farm then carries as the service writes it (two fields, a policy
+// and its evaluations, which open nothing but the policy's frozen farm name) to the farmer-and-farm log,
+// the worst case; BENCH_CREATES=0 appends the farms untimed (the rebuild alone); BENCH_PROFILE=1 writes a
+// CPU profile of the on and off rebuild rounds each (sealing-rebuild-<mode>-<time>.cpuprofile).
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const FARMS = Number(process.env.BENCH_FARMS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const MIXED = process.env.BENCH_LOG === 'mixed';
+const CREATES = process.env.BENCH_CREATES !== '0';
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const EVALUATIONS = 6;
 const MODES = ['on', 'warm', 'uncached', 'off'] as const;
 type Mode = (typeof MODES)[number];
 const perMode = (): Record<Mode, number[]> => ({ on: [], warm: [], uncached: [], off: [] });
@@ -74,6 +86,57 @@ const farmRegistered = (farmId: string, farmerId: string): NewEvent => ({
   metadata: metadata(),
 });
 
+/** A farm's fields, and a policy on it evaluated through its term: no breach, so no payout. */
+const farmLife = (farmId: string, farmerId: string, index: number) => {
+  const fields = ['north', 'south'].map((fieldId) => ({
+    type: 'FieldRegistered',
+    data: {
+      farm_id: farmId,
+      field_id: fieldId,
+      name: `Field ${fieldId}`,
+      area_ha: 1.5,
+      location: { lat: -1.2, lon: 36.8 },
+      crop_type: 'maize',
+      registered_at: new Date().toISOString(),
+    },
+    metadata: metadata(),
+  }));
+  const story = policyStory({
+    policyId: `p-${farmId}`,
+    organizationId: 'org-bench',
+    farmId,
+    fieldId: 'north',
+    perils: ['flood'],
+    termStart: '2026-04-01',
+    termEnd: '2026-09-30',
+    issuedAt: '2026-03-28T08:00:00.000Z',
+  });
+  for (let day = 1; day <= EVALUATIONS; day += 1)
+    story.evaluate(
+      { flood: [{ date: `2026-04-${String(day).padStart(2, '0')}`, value: 5 + (index % 7), revision: 1 }] },
+      `2026-04-${String(day + 1).padStart(2, '0')}T06:00:00.000Z`,
+    );
+  // The story's farm is the domain's test farm; the policy is this farmer's.
+  const policy = story.takeNew().map((event) => {
+    const data = event.data as Record<string, unknown>;
+    return 'owner_farmer_id' in data ? { ...event, data: { ...data, owner_farmer_id: farmerId } } : event;
+  });
+  return { fields, policyStream: story.streamId, policy };
+};
+
+const profiling = async (): Promise<Session> => {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+};
+
+console.info(
+  `load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' ')}`,
+);
 const database = await createTestDatabase('bench_sealing');
 const pool = createPool(database.url, createLogger({ level: 'silent' }));
 const db = createKysely<ReadModels>(pool);
@@ -111,7 +174,17 @@ try {
 
   const creates = perMode();
   let next = 0;
-  for (let round = 0; round < ROUNDS; round += 1) {
+  const eightAtOnce = async (count: number, append: (index: number) => Promise<unknown>) => {
+    for (let start = 0; start < count; start += 8)
+      await Promise.all(Array.from({ length: Math.min(8, count - start) }, (_, offset) => append(start + offset)));
+  };
+  if (!CREATES) {
+    await eightAtOnce(farmerIds.length, (index) =>
+      stores.uncached.append(`farm-b${index + 1}`, [farmRegistered(`b${index + 1}`, farmerIds[index]!)], 'no_stream'),
+    );
+    next = farmerIds.length;
+  }
+  for (let round = 0; CREATES && round < ROUNDS; round += 1) {
     for (const mode of MODES) {
       if (mode === 'warm')
         for (const farmerId of farmerIds.slice(next, next + FARMS)) await sealed.readStream(`farmer-${farmerId}`);
@@ -133,13 +206,39 @@ try {
     }
   }
 
+  if (MIXED)
+    await eightAtOnce(next, async (index) => {
+      const farm = `b${index + 1}`;
+      const life = farmLife(farm, farmerIds[index]!, index);
+      await stores.uncached.append(`farm-${farm}`, life.fields, 0);
+      await stores.uncached.append(life.policyStream, life.policy, 'no_stream');
+    });
+  const { rows: mix } = await pool.query<{ event_type: string; count: string }>(
+    'select event_type, count(*)::text as count from events group by event_type order by count(*) desc',
+  );
+  console.info(`log: ${mix.map((row) => `${row.event_type} ${row.count}`).join(', ')}`);
+
   const rebuilds = perMode();
+  // CPU time of this process per event: steadier than rates on a shared machine.
+  const rebuildCpu = perMode();
+  let events = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const mode of MODES) {
-      if (mode === 'warm') continue;
+      if (mode === 'warm' || (!CREATES && mode === 'uncached')) continue;
       // A rebuild runs in a process of its own: its cache starts empty.
       const fresh = mode === 'on' ? cached() : stores[mode];
+      const profile = PROFILE && (mode === 'on' || mode === 'off') ? await profiling() : undefined;
+      const cpu = process.cpuUsage();
       const result = await rebuildProjections({ eventStore: fresh, db, projections: readModelProjections });
+      const used = process.cpuUsage(cpu);
+      rebuildCpu[mode].push((used.user + used.system) / result.events);
+      if (profile)
+        await profile
+          .post('Profiler.stop')
+          .then(({ profile: taken }) =>
+            writeFile(`sealing-rebuild-${mode}-${round}-${Date.now()}.cpuprofile`, JSON.stringify(taken)),
+          );
+      events = result.events;
       rebuilds[mode].push(result.eventsPerSecond);
       if (fresh !== stores[mode]) await fresh.close();
     }
@@ -157,8 +256,14 @@ try {
         `(rounds ${measured.map((mode) => `${mode} ${figures[mode].map((v) => v.toFixed(0)).join(', ')}`).join('; ')})`,
     );
   };
-  report('farm create (load the owner, append FarmRegistered; 8 at once)', creates, 'farms/s');
-  report(`full rebuild (${farmerIds.length + next} events)`, rebuilds, 'events/s');
+  if (CREATES) report('farm create (load the owner, append FarmRegistered; 8 at once)', creates, 'farms/s');
+  console.info(
+    `load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}`,
+  );
+  report(`full rebuild (${events} events)`, rebuilds, 'events/s');
+  report('  its CPU in this process', rebuildCpu, 'µs/event');
   await sealed.close();
 } finally {
   await db.destroy();

@@ -23,7 +23,14 @@ export interface FarmerKeys {
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-const wrap = (dataKey: Buffer, farmerId: string, kek: PersonalDataKey): Buffer => {
+/** A key-encryption key as a KeyObject: on Node 24 a cipher made from the key's bytes costs ~10× more
+ *  (13 µs against 1–2 µs), paid once per farmer a rebuild opens (docs/benchmarks.md, issue 25). */
+interface Kek {
+  readonly id: string;
+  readonly key: KeyObject;
+}
+
+const wrap = (dataKey: Buffer, farmerId: string, kek: Kek): Buffer => {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', kek.key, iv);
   cipher.setAAD(Buffer.from(farmerId, 'utf8'));
@@ -31,14 +38,15 @@ const wrap = (dataKey: Buffer, farmerId: string, kek: PersonalDataKey): Buffer =
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
 };
 
-const unwrap = (wrapped: Buffer, farmerId: string, kek: PersonalDataKey): Buffer => {
+const unwrap = (wrapped: Buffer, farmerId: string, kek: Kek): Buffer => {
   const decipher = createDecipheriv('aes-256-gcm', kek.key, wrapped.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(farmerId, 'utf8'));
   decipher.setAuthTag(wrapped.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(wrapped.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
 };
 
-export const farmerKeysIn = (db: Kysely<ReadModels>, keks: readonly PersonalDataKey[]): FarmerKeys => {
+export const farmerKeysIn = (db: Kysely<ReadModels>, configured: readonly PersonalDataKey[]): FarmerKeys => {
+  const keks = configured.map((kek): Kek => ({ id: kek.id, key: createSecretKey(kek.key) }));
   const current = keks[0];
   if (!current) throw new Error('no key-encryption key configured for personal data');
   const byId = new Map(keks.map((kek) => [kek.id, kek]));

@@ -1,3 +1,4 @@
+import { createCipheriv, type KeyObject, randomBytes } from 'node:crypto';
 import type { FarmerEvent } from '@cropcover/contracts';
 import { createEventStore, type EventStore, migrateEventStore, type NewEvent } from '@cropcover/eventstore';
 import { migrateReadModels, type ReadModels } from '@cropcover/read-store';
@@ -53,6 +54,15 @@ const registered = (farmerId: string, firstName: string): NewEvent => {
   };
 };
 
+/** A value as the store sealed it before v2: alone, with the farmer and its path as additional data. */
+const sealedV1 = (value: string, farmerId: string, path: string, key: KeyObject): string => {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(`${farmerId}\u0000${path}`, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+  return `sealed:v1:${farmerId}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+};
+
 const storedText = async (streamId: string): Promise<string> =>
   (await pool.query<{ text: string }>('select data::text as text from events where stream_id = $1', [streamId])).rows
     .map((row: { text: string }) => row.text)
@@ -84,7 +94,36 @@ describe('the sealing event store', () => {
     const [read] = await sealed.readStream('farmer-f1');
     expect(read!.data).toMatchObject({ first_name: 'Zqmarker', phone_number: '+254712345678', whatsapp_number: null });
     const [raw] = await log.readStream('farmer-f1');
-    expect(raw!.data).toMatchObject({ first_name: expect.stringMatching(/^sealed:v1:f1:/) });
+    expect(raw!.data).toMatchObject({
+      first_name: expect.stringMatching(/^sealed:v2:f1:/),
+      last_name: expect.stringMatching(/^sealed:v2:f1:/),
+      phone_number: expect.stringMatching(/^sealed:v2:f1:/),
+      whatsapp_number: null,
+    });
+  });
+
+  it('still opens values sealed one by one (v1), as logs written before v2 hold them', async () => {
+    const key = (await keys.keyToSeal('f4'))!;
+    const event = registered('f4', 'Zqolder');
+    const data = event.data as Record<string, string>;
+    const older = {
+      ...data,
+      first_name: sealedV1(data.first_name!, 'f4', 'first_name', key),
+      last_name: sealedV1(data.last_name!, 'f4', 'last_name', key),
+      phone_number: sealedV1(data.phone_number!, 'f4', 'phone_number', key),
+    };
+    await log.append('farmer-f4', [{ ...event, data: older }], 'no_stream');
+    const [read] = await sealed.readStream('farmer-f4');
+    expect(read!.data).toMatchObject({ first_name: 'Zqolder', last_name: 'Otieno', phone_number: '+254712345678' });
+  });
+
+  it('opens nothing once sealed values are swapped between fields', async () => {
+    const [raw] = await log.readStream('farmer-f1');
+    const data = raw!.data as Record<string, string>;
+    const { openEvents } = await import('./sealing-event-store');
+    await expect(
+      openEvents([{ ...raw!, data: { ...data, first_name: data.last_name!, last_name: data.first_name! } }], keys),
+    ).rejects.toThrow();
   });
 
   it('reads an erased farmer’s fields as erased, and seals nothing new for them', async () => {
@@ -103,7 +142,7 @@ describe('the sealing event store', () => {
     const [raw] = await log.readStream('farmer-f1');
     const moved = { ...raw!, streamId: 'farmer-f3', data: { ...(raw!.data as object), farmer_id: 'f3' } };
     await sealed.append('farmer-f3', [registered('f3', 'x')], 'no_stream');
-    const opened = String((raw!.data as { first_name: string }).first_name).replace('sealed:v1:f1:', 'sealed:v1:f3:');
+    const opened = String((raw!.data as { first_name: string }).first_name).replace('sealed:v2:f1:', 'sealed:v2:f3:');
     await expect(
       (async () => {
         const { openEvents } = await import('./sealing-event-store');

@@ -45,7 +45,7 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: PolicyEventMessage,
     key: 'policy_id',
     summary:
-      'Every event of every policy. `PolicyIssued.farm_name` is personal data (SPEC §6): carried sealed (`sealed:v1:<owner_farmer_id>:<base64>`) when the event names `owner_farmer_id`, and no key opens it once that farmer is erased.',
+      'Every event of every policy. `PolicyIssued.farm_name` is personal data (SPEC §6): carried sealed (`sealed:v2:<owner_farmer_id>:<base64>`; `sealed:v1:` in events written before v2) when the event names `owner_farmer_id`, and no key opens it once that farmer is erased.',
   },
   {
     channel: 'registryEvents',
@@ -54,7 +54,7 @@ const TOPIC_MESSAGES: readonly TopicMessage[] = [
     schema: RegistryEventMessage,
     key: 'aggregate_id: the farm, farmer or index source id',
     summary:
-      "Every farm, farmer and index source event. A farmer's personal fields (names, phone and WhatsApp numbers, farm names and locations) are carried sealed (`sealed:v1:<farmer_id>:<base64>`) and no key opens them once the farmer is erased (`FarmerErased`).",
+      "Every farm, farmer and index source event. A farmer's personal fields (names, phone and WhatsApp numbers, farm names and locations) are carried sealed (`sealed:v2:<farmer_id>:<base64>`, each in its place; `sealed:v1:` in events written before v2) and no key opens them once the farmer is erased (`FarmerErased`).",
   },
   {
     channel: 'triggerBreaches',

@@ -107,6 +107,6 @@ describeWithKafka('an erased farmer on the integration topics', () => {
     const texts = held.map((message) => `${message.key} ${JSON.stringify(message.headers)} ${message.value}`);
     expect(texts.filter((text) => text.includes(marker))).toEqual([]);
     // What stands in its place is the sealed text, which no key opens any more.
-    expect(texts.filter((text) => text.includes(`sealed:v1:${farmerId}:`))).toHaveLength(3);
+    expect(texts.filter((text) => text.includes(`sealed:v2:${farmerId}:`))).toHaveLength(3);
   }, 60_000);
 });
