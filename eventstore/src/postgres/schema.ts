@@ -44,10 +44,11 @@ const EVENTS_TABLE = `
 
 // The audit chain (SPEC §7 Audit, docs/audit-bundle.md): stored_data and stored_metadata are the exact
 // RFC 8785 texts the leaf hashes, and a chained event is these texts alone: it has no jsonb copy (data and
-// metadata null), which cost a fifth of the append to parse and store (docs/decisions.md, "A chained
-// event is stored as its texts only"); events_json shows every event as jsonb for ad-hoc SQL. Events
-// appended before the chain have their jsonb and no texts; events_texts_present holds that each row has
-// one or the other (`not valid`: the old rows met it by their `not null`, and are not scanned again).
+// metadata null), whose parsing and storing were half of what the chain added to the server's CPU per
+// event (docs/decisions.md, "A chained event is stored as its texts only"); events_json shows every event
+// as jsonb for ad-hoc SQL. Events appended before the chain have their jsonb and no texts;
+// events_texts_present holds that each row has one or the other (`not valid`: the old rows met it by
+// their `not null`, and are not scanned again).
 // prev is the leaf hash of the stream's previous revision, leaf_hash this event's.
 // events_leaf_hash is the leaf of verifiable-log's event-leaf.ts written in SQL, keys in RFC 8785 order;
 // to_json of a text writes the same JSON string as JSON.stringify does. A base64 hash (44 characters, no
@@ -90,7 +91,8 @@ const AUDIT_LEAF_FUNCTION = `
   $$;
 `;
 
-/** Creates the event store's table, indexes, functions and view when missing; safe to run from several processes at once. */
+/** Creates the event store's table, indexes, functions and view when missing; safe to run from several
+ *  processes at once. */
 export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
   const client = await pool.connect();
   let failed = false;
