@@ -389,7 +389,7 @@ const measureBreachToWebhook = async (cwd: string) => {
     try {
       const eventIds = policyIds.map((id) => arrivals.get(id)!.eventId);
       const { rows: occurred } = await check.query<{ event_id: string; occurred_at: string }>(
-        `select event_id::text, metadata->>'occurred_at' as occurred_at from events where event_id = any($1::uuid[])`,
+        `select event_id::text, metadata->>'occurred_at' as occurred_at from events_json where event_id = any($1::uuid[])`,
         [eventIds],
       );
       const occurredAt = new Map(occurred.map((row) => [row.event_id, Date.parse(row.occurred_at)]));

@@ -20,9 +20,10 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // The texts come as two parameters of their own ($3 data, $4 metadata), not inside the JSON of $1: there
 // they were JSON strings inside JSON, escaped by Node, unescaped by PostgreSQL's JSON parser character by
 // character, then parsed again as jsonb (docs/benchmarks.md, "Chained append, after the texts left the
-// JSON payload"). Here each is parsed once, into its jsonb query copy. An RFC 8785 text never holds a raw
-// control character (JSON escapes them in strings; the canonical form has no whitespace), so U+001D
-// separates the appends' texts and U+001E the events' within an append.
+// JSON payload"). Here they are stored as they come, never parsed: a chained event has no jsonb copy
+// (schema.ts). An RFC 8785 text never holds a raw control character (JSON escapes them in strings; the
+// canonical form has no whitespace), so U+001D separates the appends' texts and U+001E the events' within
+// an append.
 // A statement of single-event appends only (one event per command, and what group commit gathers) takes
 // APPEND_SINGLE_EVENTS: prev is the head's leaf, without the recursive walk over each append's events
 // (`chain`) that a longer append needs, so fewer plan nodes to start and no sorts for it.
@@ -68,10 +69,9 @@ const appendStatement = (name: string, singleEvents: boolean): pg.QueryConfig =>
       from chain join numbered nb on nb.n = chain.n and nb.k = chain.k + 1`
       }
     ), appended as (
-      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata, stored_data,
-        stored_metadata, prev, leaf_hash)
-      select stream_id, stream_revision, event_id::uuid, event_type, stored_data::jsonb, stored_metadata::jsonb,
-        stored_data, stored_metadata, prev, leaf_hash
+      insert into events (stream_id, stream_revision, event_id, event_type, stored_data, stored_metadata, prev,
+        leaf_hash)
+      select stream_id, stream_revision, event_id::uuid, event_type, stored_data, stored_metadata, prev, leaf_hash
       from chain
       order by n, k
       returning stream_id, stream_revision, global_position, transaction_id

@@ -43,13 +43,28 @@ describe('the audit chain of the PostgreSQL event store', () => {
     return events;
   };
 
-  it('stores the canonical texts it hashed, with jsonb only a copy of them', async () => {
+  it('stores the canonical texts it hashed as the event, with no jsonb copy; events_json shows it as jsonb', async () => {
     const data = { z: 1, a: 'Dürre "trocken" \u0007', amount: '12.50', nested: { y: [1, 2.5], b: null } };
-    await store.append('policy-chain-1', [testEvent('Policy"Issued', data)], 'no_stream');
+    const appended = testEvent('Policy"Issued', data);
+    await store.append('policy-chain-1', [appended], 'no_stream');
     const [event] = await expectChained('policy-chain-1', 1);
     expect(event!.data).toBe(canonicalJson(data));
     const [read] = await store.readStream('policy-chain-1');
     expect(read!.data).toEqual(data);
+    expect(read!.metadata).toEqual(appended.metadata);
+    const { rows } = await pool.query(
+      `select e.data, e.metadata, j.data as json_data, j.metadata as json_metadata
+       from events e join events_json j using (global_position) where e.stream_id = 'policy-chain-1'`,
+    );
+    expect(rows).toEqual([{ data: null, metadata: null, json_data: data, json_metadata: appended.metadata }]);
+  });
+
+  it('takes a string holding U+0000, which a jsonb copy of the event refused', async () => {
+    const data = { note: 'a\u0000b' };
+    await store.append('policy-chain-9', [testEvent('Noted', data)], 'no_stream');
+    const [read] = await store.readStream('policy-chain-9');
+    expect(read!.data).toEqual(data);
+    await expectChained('policy-chain-9', 1);
   });
 
   it('chains events of one append, of following appends and of a multi-stream append', async () => {
@@ -104,19 +119,47 @@ describe('the audit chain of the PostgreSQL event store', () => {
 describe('an event appended before the chain', () => {
   it('is read, and taken into the tree, as if its jsonb text had been stored, with zeros for prev', async () => {
     const database = await createTestDatabase('eventstore_audit_legacy');
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    const store = createPostgresEventStore({ pool });
     try {
-      await migrateEventStore(pool);
-      await pool.query(
-        `insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-         values ('policy-old', 0, gen_random_uuid(), 'PolicyIssued', '{"b":1,"a":2}', '{"actor":"x"}')`,
-      );
+      // The table as it was before the chain, with a row in it; then processes starting at once migrate it.
+      await pool.query(`
+        create table events (
+          global_position bigint generated always as identity primary key,
+          stream_id text not null, stream_revision int not null, event_id uuid not null, event_type text not null,
+          data jsonb not null, metadata jsonb not null, transaction_id xid8 not null default pg_current_xact_id(),
+          constraint events_event_id_key unique (event_id),
+          constraint events_stream_revision_key unique (stream_id, stream_revision));
+        insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+        values ('policy-old', 0, gen_random_uuid(), 'PolicyIssued', '{"b":1,"a":2}', '{"actor":"x"}')`);
+      await Promise.all([migrateEventStore(pool), migrateEventStore(pool), migrateEventStore(pool)]);
       const [event] = await readStoredEvents(pool, 'policy-old');
       expect([event!.data, hex(event!.prev)]).toEqual(['{"a": 2, "b": 1}', hex(GENESIS_PREV)]);
       expect(hex(eventLeafHash(event!))).toBe(hex(event!.leafHash));
       const [leaf] = await readLeavesInCommitOrder(pool, 'start', 10);
       expect(hex(leaf!.leafHash)).toBe(hex(event!.leafHash));
+
+      // The stream goes on with a chained event, its texts only; both read back as they were appended.
+      const next = testEvent('PolicyAmended', { c: 3 });
+      await store.append('policy-old', [next], 0);
+      expect((await store.readStream('policy-old')).map((read) => [read.data, read.metadata])).toEqual([
+        [{ a: 2, b: 1 }, { actor: 'x' }],
+        [{ c: 3 }, next.metadata],
+      ]);
+      const { rows } = await pool.query(
+        `select data is null as no_copy, (select data from events_json j where j.event_id = e.event_id) as json
+         from events e where stream_id = 'policy-old' order by stream_revision`,
+      );
+      expect(rows).toEqual([
+        { no_copy: false, json: { a: 2, b: 1 } },
+        { no_copy: true, json: { c: 3 } },
+      ]);
+      await expect(
+        pool.query(`insert into events (stream_id, stream_revision, event_id, event_type)
+        values ('policy-old', 2, gen_random_uuid(), 'Empty')`),
+      ).rejects.toThrow(/events_texts_present/);
     } finally {
+      await store.close();
       await endPool(pool);
       await database.drop();
     }

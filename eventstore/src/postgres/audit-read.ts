@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { GlobalPosition } from '../port';
 import type { StoredLogEvent } from '../stored-log-event';
+import { EVENT_TEXTS } from './event-row';
 import { HORIZON_CTES } from './read';
 
 // The audit's reads of the log (SPEC §7 Audit): the exact texts each leaf hashed, and the leaves in the
@@ -8,8 +9,7 @@ import { HORIZON_CTES } from './read';
 // event appended before the chain existed is read as if its jsonb text had been stored, with zeros for
 // `prev`: the tree still takes it (it never skips an event), and a verifier sees where the chain starts.
 const LEGACY = {
-  data: 'coalesce(stored_data, data::text)',
-  metadata: 'coalesce(stored_metadata, metadata::text)',
+  ...EVENT_TEXTS,
   prev: `coalesce(prev, decode(repeat('00', 32), 'hex'))`,
 };
 const LEAF = `coalesce(leaf_hash, events_leaf_hash(stream_id, stream_revision, event_id::text, event_type, ${LEGACY.prev},

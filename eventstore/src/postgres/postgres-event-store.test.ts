@@ -84,23 +84,26 @@ describe('PostgreSQL event store', () => {
 
   it('migrates idempotently, also when several processes start at once', async () => {
     await Promise.all([migrateEventStore(pool), migrateEventStore(pool), migrateEventStore(pool)]);
-    const { rows } = await pool.query<{ column_name: string; data_type: string }>(
-      `select column_name, data_type from information_schema.columns where table_name = 'events' order by ordinal_position`,
+    const { rows } = await pool.query<{ column_name: string; data_type: string; is_nullable: string }>(
+      `select column_name, data_type, is_nullable from information_schema.columns where table_name = 'events'
+       order by ordinal_position`,
     );
-    expect(rows.map((row) => `${row.column_name} ${row.data_type}`)).toEqual([
-      'global_position bigint',
-      'stream_id text',
-      'stream_revision integer',
-      'event_id uuid',
-      'event_type text',
-      'data jsonb',
-      'metadata jsonb',
-      'transaction_id xid8',
-      'stored_data text',
-      'stored_metadata text',
-      'prev bytea',
-      'leaf_hash bytea',
-    ]);
+    expect(rows.map((row) => `${row.column_name} ${row.data_type}${row.is_nullable === 'YES' ? ' null' : ''}`)).toEqual(
+      [
+        'global_position bigint',
+        'stream_id text',
+        'stream_revision integer',
+        'event_id uuid',
+        'event_type text',
+        'data jsonb null',
+        'metadata jsonb null',
+        'transaction_id xid8',
+        'stored_data text null',
+        'stored_metadata text null',
+        'prev bytea null',
+        'leaf_hash bytea null',
+      ],
+    );
   });
 
   it('never lets a subscriber pass a transaction that began earlier and commits later', async () => {

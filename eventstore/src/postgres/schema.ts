@@ -19,8 +19,8 @@ const EVENTS_TABLE = `
     stream_revision int not null,
     event_id uuid not null,
     event_type text not null,
-    data jsonb not null,
-    metadata jsonb not null,
+    data jsonb,
+    metadata jsonb,
     transaction_id xid8 not null default pg_current_xact_id(),
     constraint events_event_id_key unique (event_id),
     constraint events_stream_revision_key unique (stream_id, stream_revision)
@@ -43,8 +43,13 @@ const EVENTS_TABLE = `
 `;
 
 // The audit chain (SPEC §7 Audit, docs/audit-bundle.md): stored_data and stored_metadata are the exact
-// RFC 8785 texts the leaf hashes (data and metadata are their jsonb query copies), prev the leaf hash of
-// the stream's previous revision, leaf_hash this event's. Events appended before the chain have none.
+// RFC 8785 texts the leaf hashes, and a chained event is these texts alone: it has no jsonb copy (data and
+// metadata null), whose parsing and storing were half of what the chain added to the server's CPU per
+// event (docs/decisions.md, "A chained event is stored as its texts only"); events_json shows every event
+// as jsonb for ad-hoc SQL. Events appended before the chain have their jsonb and no texts;
+// events_texts_present holds that each row has one or the other (`not valid`: the old rows met it by
+// their `not null`, and are not scanned again).
+// prev is the leaf hash of the stream's previous revision, leaf_hash this event's.
 // events_leaf_hash is the leaf of verifiable-log's event-leaf.ts written in SQL, keys in RFC 8785 order;
 // to_json of a text writes the same JSON string as JSON.stringify does. A base64 hash (44 characters, no
 // line break) needs no escaping and is quoted as it is: to_json looks up the type's output function on
@@ -57,6 +62,18 @@ const AUDIT_CHAIN = `
   alter table events add column if not exists stored_metadata text;
   alter table events add column if not exists prev bytea;
   alter table events add column if not exists leaf_hash bytea;
+`;
+const TEXTS_PRESENT_CONSTRAINT = 'events_texts_present';
+const TEXTS_ONLY = `
+  alter table events alter column data drop not null, alter column metadata drop not null,
+    add constraint ${TEXTS_PRESENT_CONSTRAINT} check (
+      stored_data is not null and stored_metadata is not null or data is not null and metadata is not null) not valid;
+`;
+const EVENTS_JSON_VIEW = `
+  create or replace view events_json as
+    select global_position, transaction_id, stream_id, stream_revision, event_id, event_type,
+      coalesce(stored_data::jsonb, data) as data, coalesce(stored_metadata::jsonb, metadata) as metadata
+    from events;
 `;
 const AUDIT_LEAF_FUNCTION = `
   create or replace function events_leaf_hash(
@@ -74,7 +91,8 @@ const AUDIT_LEAF_FUNCTION = `
   $$;
 `;
 
-/** Creates the event store's table and indexes when missing; safe to run from several processes at once. */
+/** Creates the event store's table, indexes, functions and view when missing; safe to run from several
+ *  processes at once. */
 export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
   const client = await pool.connect();
   let failed = false;
@@ -91,7 +109,13 @@ export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
       [AUDIT_CHAIN_COLUMNS],
     );
     if (present.rows[0]!.count < AUDIT_CHAIN_COLUMNS.length) await client.query(AUDIT_CHAIN);
+    const textsOnly = await client.query(
+      `select from pg_constraint where conrelid = 'events'::regclass and conname = $1`,
+      [TEXTS_PRESENT_CONSTRAINT],
+    );
+    if (textsOnly.rowCount === 0) await client.query(TEXTS_ONLY);
     await client.query(AUDIT_LEAF_FUNCTION);
+    await client.query(EVENTS_JSON_VIEW);
     await client.query('commit');
   } catch (error) {
     failed = true;

@@ -55,7 +55,7 @@ describe('a field agent enrols a farmer, who claims the profile', () => {
 
     // The consent evidence is in the events: method, time, the agent, the purposes.
     const granted = await query<{ data: Record<string, unknown> }>(
-      `select data from events where stream_id = $1 and event_type = 'FarmAccessGranted'`,
+      `select data from events_json where stream_id = $1 and event_type = 'FarmAccessGranted'`,
       [`farm-${farm.farm_id}`],
     );
     expect(granted.rows.map((row) => row.data)).toEqual([

@@ -540,8 +540,7 @@ describeNeeding('the console', chromiumMissing, () => {
       const stream = `policy-${paid.policyId}`;
       const edited = await withDatabase(async (client) => {
         const { rows } = await client.query(
-          `update events set stored_data = left(stored_data, -1) || ',"tampered":true}',
-             data = data || '{"tampered": true}'
+          `update events set stored_data = left(stored_data, -1) || ',"tampered":true}'
            where stream_id = $1 and stream_revision = (select max(stream_revision) from events where stream_id = $1)
            returning stream_revision`,
           [stream],

@@ -67,7 +67,7 @@ const eventCount = async (): Promise<number> =>
 const streamEvents = async (stream: string): Promise<{ type: string; data: any }[]> =>
   (
     await query<{ event_type: string; data: unknown }>(
-      'select event_type, data from events where stream_id = $1 order by stream_revision',
+      'select event_type, data from events_json where stream_id = $1 order by stream_revision',
       [stream],
     )
   ).rows.map((row) => ({ type: row.event_type, data: row.data }));

@@ -94,7 +94,7 @@ const shiftDates = (value: unknown, from: string, to: string): unknown =>
 const seedPastPolicy = async (policyId: string, events: number): Promise<string> => {
   const pastId = randomUUID();
   const { rows } = await query<{ event_type: string; data: unknown; metadata: Record<string, unknown> }>(
-    'select event_type, data, metadata from events where stream_id = $1 order by stream_revision limit $2',
+    'select event_type, data, metadata from events_json where stream_id = $1 order by stream_revision limit $2',
     [`policy-${policyId}`, events],
   );
   for (const [revision, row] of rows.entries()) {

@@ -362,7 +362,7 @@ const seedPastPolicy = async (programmeId: string, policyId: string): Promise<st
   const pastId = randomUUID();
   const copy = async (from: string, to: string, where: string, revision: string) => {
     const { rows } = await client.query<{ event_type: string; data: unknown; metadata: Record<string, unknown> }>(
-      `select event_type, data, metadata from events where stream_id = $1 and ${where} order by stream_revision limit 1`,
+      `select event_type, data, metadata from events_json where stream_id = $1 and ${where} order by stream_revision limit 1`,
       [from],
     );
     const eventId = randomUUID();

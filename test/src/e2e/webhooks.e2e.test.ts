@@ -149,10 +149,12 @@ describe('trigger.breached webhooks', () => {
     expect(located.status).toBe(200);
     expect(located.body).toEqual(list.body.items[0]);
     expectProblem(await api.get(response.headers.get('location')!, newInsurer()), 404, 'not_found');
-    const events = await client.query('select data::text from events where stream_id = $1', [
+    // What the log stores, the event's texts, holds the subscription and not its secret.
+    const events = await client.query('select stored_data, stored_metadata from events where stream_id = $1', [
       `webhook-${response.body.webhook_id}`,
     ]);
     expect(events.rows).toHaveLength(1);
+    expect(events.rows[0].stored_data).toContain(`"url":"${receiver.url('/listed')}"`);
     expect(JSON.stringify(events.rows)).not.toContain(secret.slice(6));
   });
 
@@ -228,7 +230,7 @@ describe('trigger.breached webhooks', () => {
       },
     });
     const breach = await client.query<{ event_id: string }>(
-      `select metadata->>'event_id' as event_id from events where stream_id = $1 and event_type = 'TriggerBreached'`,
+      `select metadata->>'event_id' as event_id from events_json where stream_id = $1 and event_type = 'TriggerBreached'`,
       [`policy-${policy.policy_id}`],
     );
     expect(breach.rows.map((row) => row.event_id)).toEqual([request!.headers['webhook-id']]);
@@ -309,7 +311,7 @@ describe('trigger.breached webhooks', () => {
       return list.body.items[0]?.is_active === false;
     });
     const events = await client.query<{ data: any; actor: string }>(
-      `select data, metadata->>'actor' as actor from events where stream_id = $1 order by stream_revision`,
+      `select data, metadata->>'actor' as actor from events_json where stream_id = $1 order by stream_revision`,
       [`webhook-${subscription.webhook_id}`],
     );
     expect(events.rows[1]).toMatchObject({ data: { reason: 'endpoint_gone' }, actor: 'system:webhook-dispatcher' });

@@ -25,7 +25,7 @@ const owner: Caller = { sub: `crash-farmer-${Date.now()}`, givenName: 'Amina', f
 const insurer: Caller = { sub: 'crash-underwriter', org: 'org-crash', roles: ['insurer'] };
 
 const eventsOfType = async (type: string): Promise<{ stream_id: string; data: any }[]> =>
-  (await client.query('select stream_id, data from events where event_type = $1 order by global_position', [type]))
+  (await client.query('select stream_id, data from events_json where event_type = $1 order by global_position', [type]))
     .rows;
 
 /** Sends a keyed POST, waits for its event in the log, and kills the command API before it answers. */
