@@ -23,4 +23,5 @@ export {
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
 export { migrateEventStore } from './postgres/schema';
 export type { StoredLogEvent } from './stored-log-event';
+export { UnstorableEventTextError } from './stored-text';
 export { createUpcast, type Upcast, type Upcaster } from './upcasting';

@@ -2,6 +2,7 @@ import { canonicalJson, eventLeafHash, GENESIS_PREV } from '@cropcover/verifiabl
 import { type AllStreamResolvedEvent, type EventData, jsonEvent, type ResolvedEvent } from '@kurrent/kurrentdb-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../port';
 import type { StoredLogEvent } from '../stored-log-event';
+import { storedEventText } from '../stored-text';
 
 // Our metadata travels as string properties: `multiStreamAppend` takes nothing else, and a string keeps
 // its bytes exactly. `cropcover.metadata` is its RFC 8785 text, the one the leaf hashes (as PostgreSQL
@@ -22,7 +23,7 @@ export const EMPTY_STREAM_HEAD: ChainHead = { nextRevision: 0, prev: GENESIS_PRE
 export const chainedEventData = (streamId: string, head: ChainHead, events: readonly NewEvent[]): EventData[] => {
   let prev = head.prev;
   return events.map((event, i) => {
-    const metadata = canonicalJson(event.metadata as never);
+    const metadata = storedEventText(event.metadata, event.type);
     const carried = { [METADATA_PROPERTY]: metadata, [PREV_PROPERTY]: Buffer.from(prev).toString('base64') };
     prev = eventLeafHash({
       stream: streamId,
@@ -30,7 +31,7 @@ export const chainedEventData = (streamId: string, head: ChainHead, events: read
       eventId: event.metadata.event_id,
       type: event.type,
       // What a read gives back: KurrentDB returns the data parsed, so its text is the canonical form again.
-      data: canonicalJson(event.data as never),
+      data: storedEventText(event.data, event.type),
       metadata,
       prev,
     });

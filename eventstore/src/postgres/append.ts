@@ -1,6 +1,6 @@
-import { canonicalJson } from '@cropcover/verifiable-log';
 import type pg from 'pg';
 import { type AppendResult, type ExpectedRevision, type StreamAppend, WrongExpectedRevisionError } from '../port';
+import { storedEventText } from '../stored-text';
 
 export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 
@@ -170,8 +170,8 @@ export const encodeAppend = ({ streamId, events, expected }: StreamAppend): Enco
     expected,
     json,
     eventCount: events.length,
-    data: events.map((event) => canonicalJson(event.data)).join(EVENT_SEPARATOR),
-    metadata: events.map((event) => canonicalJson(event.metadata)).join(EVENT_SEPARATOR),
+    data: events.map((event) => storedEventText(event.data, event.type)).join(EVENT_SEPARATOR),
+    metadata: events.map((event) => storedEventText(event.metadata, event.type)).join(EVENT_SEPARATOR),
   };
 };
 

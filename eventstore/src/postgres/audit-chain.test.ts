@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEvent } from '../contract/test-event';
 import type { EventStore } from '../port';
+import { UnstorableEventTextError } from '../stored-text';
 import { readLeavesInCommitOrder, readStoredEvents } from './audit-read';
 import { createPostgresEventStore } from './postgres-event-store';
 import { migrateEventStore } from './schema';
@@ -59,12 +60,14 @@ describe('the audit chain of the PostgreSQL event store', () => {
     expect(rows).toEqual([{ data: null, metadata: null, json_data: data, json_metadata: appended.metadata }]);
   });
 
-  it('takes a string holding U+0000, which a jsonb copy of the event refused', async () => {
-    const data = { note: 'a\u0000b' };
-    await store.append('policy-chain-9', [testEvent('Noted', data)], 'no_stream');
-    const [read] = await store.readStream('policy-chain-9');
-    expect(read!.data).toEqual(data);
-    await expectChained('policy-chain-9', 1);
+  it('refuses an event holding U+0000 or a lone surrogate, which no read model could store, and writes nothing', async () => {
+    for (const data of [{ note: 'a\u0000b' }, { note: 'a\ud83d' }])
+      await expect(store.append('policy-chain-9', [testEvent('Noted', data)], 'no_stream')).rejects.toThrow(
+        UnstorableEventTextError,
+      );
+    expect(await store.readStream('policy-chain-9')).toEqual([]);
+    const { rows } = await pool.query("select count(*)::int as count from events where stream_id = 'policy-chain-9'");
+    expect(rows[0].count).toBe(0);
   });
 
   it('chains events of one append, of following appends and of a multi-stream append', async () => {

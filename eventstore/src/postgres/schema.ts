@@ -70,7 +70,7 @@ const TEXTS_ONLY = `
       stored_data is not null and stored_metadata is not null or data is not null and metadata is not null) not valid;
 `;
 const EVENTS_JSON_VIEW = `
-  create or replace view events_json as
+  create view events_json as
     select global_position, transaction_id, stream_id, stream_revision, event_id, event_type,
       coalesce(stored_data::jsonb, data) as data, coalesce(stored_metadata::jsonb, metadata) as metadata
     from events;
@@ -115,7 +115,9 @@ export const migrateEventStore = async (pool: pg.Pool): Promise<void> => {
     );
     if (textsOnly.rowCount === 0) await client.query(TEXTS_ONLY);
     await client.query(AUDIT_LEAF_FUNCTION);
-    await client.query(EVENTS_JSON_VIEW);
+    // Replacing a view locks it out: one long ad-hoc query over events_json would hold every start.
+    const view = await client.query<{ view: string | null }>(`select to_regclass('events_json')::text as view`);
+    if (view.rows[0]!.view === null) await client.query(EVENTS_JSON_VIEW);
     await client.query('commit');
   } catch (error) {
     failed = true;

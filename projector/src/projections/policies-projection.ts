@@ -110,8 +110,10 @@ const upsertPolicies = async (trx: Transaction<ReadModels>, policies: readonly P
     .onConflict((conflict) =>
       conflict
         .column('policy_id')
-        // Only the status, the monitoring date and the aggregate change after issue.
+        // Only the status, the monitoring date and the aggregate change after issue; the owner is set again
+        // for a row a process older than migration 0040 inserted without it (the erasure scrub finds by it).
         .doUpdateSet((eb) => ({
+          owner_farmer_id: eb.ref('excluded.owner_farmer_id'),
           status: eb.ref('excluded.status'),
           next_monitoring_date: eb.ref('excluded.next_monitoring_date'),
           aggregate: eb.ref('excluded.aggregate'),
