@@ -1,4 +1,4 @@
-export { pauseUnlessAborted } from './abortable-pause';
+export { createWakeableIdle, pauseUnlessAborted, type WakeableIdle } from './abortable-pause';
 export { type Clock, type SettableClock, settableClock, systemClock } from './clock';
 export {
   type AppEnv,

@@ -6,7 +6,7 @@ import {
   loadNewestPublishedCheckpoint,
   type ReadModels,
 } from '@cropcover/read-store';
-import { type Logger, pauseUnlessAborted } from '@cropcover/runtime';
+import { createWakeableIdle, type Logger, pauseUnlessAborted } from '@cropcover/runtime';
 import { type Kysely, sql } from 'kysely';
 
 // The payout gate of SPEC §7 Audit: a trigger.breached delivery is not sent before a signed checkpoint
@@ -86,8 +86,8 @@ export const startCheckpointedRelease = ({
   deafPollMs = 250,
 }: CheckpointedReleaseOptions): CheckpointedRelease => {
   const stopping = new AbortController();
-  let nudge = new AbortController();
-  const wake = (): void => nudge.abort();
+  const rest = createWakeableIdle();
+  const wake = (): void => rest.wake();
   let hearing = false;
   // A change of the listener wakes the gate too: publications may have gone unheard, and the poll's
   // interval changes.
@@ -100,25 +100,22 @@ export const startCheckpointedRelease = ({
   });
   const loop = (async () => {
     while (!stopping.signal.aborted) {
-      // A wake that comes while releasing is kept for the pause after it.
-      const nudged = nudge.signal;
       try {
         const released = await releaseCheckpointedDeliveries(db);
         if (released > 0) onReleased();
-        else if (!nudged.aborted)
-          await pauseUnlessAborted(hearing ? hearingPollMs : deafPollMs, AbortSignal.any([nudged, stopping.signal]));
+        else await rest.idle(hearing ? hearingPollMs : deafPollMs);
       } catch (error) {
         if (stopping.signal.aborted) break;
         logger.error({ err: error }, 'could not release checkpointed webhook deliveries; retrying');
         await pauseUnlessAborted(1_000, stopping.signal);
       }
-      if (nudged.aborted) nudge = new AbortController();
     }
   })();
   return {
     wake,
     stop: async () => {
       stopping.abort();
+      rest.stop();
       await loop;
       await listener?.close();
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pauseUnlessAborted } from '@cropcover/runtime';
+import { createWakeableIdle } from '@cropcover/runtime';
 import { createAttemptRecorder } from './attempt-recorder';
 import {
   attemptDelivery,
@@ -53,8 +53,8 @@ export const startDeliverySending = (
   /** Deliveries held (waiting or in flight) per claim's lease, to renew and, when stopping, give back. */
   const heldOfLease = new Map<string, number>();
   let held = 0;
-  let nudge = new AbortController();
-  const wake = (): void => nudge.abort();
+  const rest = createWakeableIdle();
+  const wake = (): void => rest.wake();
 
   const letGo = (delivery: ClaimedDelivery): void => {
     held -= 1;
@@ -124,8 +124,6 @@ export const startDeliverySending = (
 
   const claimLoop = async (): Promise<void> => {
     while (!stopping.signal.aborted) {
-      // A wake that comes while claiming is kept for the pause after it.
-      const nudged = nudge.signal;
       const room = limits.atOnce - held;
       if (room > 0) {
         const leaseId = randomUUID();
@@ -142,9 +140,8 @@ export const startDeliverySending = (
         }
       }
       // Whatever could be claimed was: more comes due only with new deliveries, a finished send or a
-      // retry's time.
-      if (!nudged.aborted) await pauseUnlessAborted(IDLE_POLL_MS, AbortSignal.any([nudged, stopping.signal]));
-      if (nudged.aborted) nudge = new AbortController();
+      // retry's time. A wake that came while claiming ends it at once.
+      await rest.idle(IDLE_POLL_MS);
     }
   };
 
@@ -159,6 +156,7 @@ export const startDeliverySending = (
     wake,
     stop: async () => {
       stopping.abort(new Error('webhook dispatcher stopping'));
+      rest.stop();
       clearInterval(renewal);
       await claiming;
       await Promise.all(sends);

@@ -65,22 +65,6 @@ export const startWebhookDispatcher = async ({
     sending,
     metrics,
   );
-
-  const release = auditGate.awaitCheckpoint
-    ? startCheckpointedRelease({
-        db,
-        ...(hearCheckpoints ? { hear: hearCheckpoints } : {}),
-        onReleased: senders.wake,
-        logger,
-      })
-    : undefined;
-  // Once a batch that recorded deliveries has committed, they are due at once, or (behind the gate) may be
-  // covered by a checkpoint published already; the many batches that record none (every farm and policy
-  // event passes the recorder) wake nobody.
-  const recorded = (): void => {
-    senders.wake();
-    release?.wake();
-  };
   let recordedSinceWake = false;
   const recorder = await startProjector({
     eventStore,
@@ -97,6 +81,22 @@ export const startWebhookDispatcher = async ({
     logger,
     gatherMs: RECORDER_GATHER_MS,
   });
+  // Started once the recorder is, so a recorder that failed to start leaves no gate (and its listener) running.
+  const release = auditGate.awaitCheckpoint
+    ? startCheckpointedRelease({
+        db,
+        ...(hearCheckpoints ? { hear: hearCheckpoints } : {}),
+        onReleased: senders.wake,
+        logger,
+      })
+    : undefined;
+  // Once a batch that recorded deliveries has committed, they are due at once, or (behind the gate) may be
+  // covered by a checkpoint published already; the many batches that record none (every farm and policy
+  // event passes the recorder) wake nobody.
+  const recorded = (): void => {
+    senders.wake();
+    release?.wake();
+  };
   recorder.onAdvanced(() => {
     if (!recordedSinceWake) return;
     recordedSinceWake = false;
