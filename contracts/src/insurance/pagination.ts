@@ -8,11 +8,18 @@ export const queryInteger = (message: string, { min, max = 999_999_999 }: { min:
     .string({ message })
     .regex(/^\d{1,9}$/, { message })
     .transform(Number)
-    .pipe(z.number().min(min, { message }).max(max, { message }));
+    .pipe(z.number().min(min, { message }).max(max, { message }))
+    .openapi({ type: 'integer', minimum: min, maximum: max });
 
-export const PageNumber = queryInteger('must be an integer of at least 1', { min: 1 }).default(1);
+// The document states the default itself: a type given in `.openapi()` replaces the generated schema whole.
+const queryIntegerOr = (fallback: number, ...integer: Parameters<typeof queryInteger>) =>
+  queryInteger(...integer)
+    .default(fallback)
+    .openapi({ default: fallback });
 
-export const PageSize = queryInteger('must be an integer from 1 to 100', { min: 1, max: 100 }).default(20);
+export const PageNumber = queryIntegerOr(1, 'must be an integer of at least 1', { min: 1 });
+
+export const PageSize = queryIntegerOr(20, 'must be an integer from 1 to 100', { min: 1, max: 100 });
 
 /** A `true`/`false` query flag, false when absent; anything else is a 400. */
 export const queryFlag = () =>
