@@ -1,7 +1,7 @@
 import type { EvaluationResult, Field, Policy, ProductVersion, Quote, TermSheet } from '@cropcover/contracts';
 import { addDays, dayNumber, MAX_BACKDATING_DAYS, shiftYearsBack } from '@cropcover/domain';
 import type { DevTokenClaims } from '@cropcover/runtime';
-import type { demoApi } from './demo-api';
+import { DemoStepFailed, type demoApi } from './demo-api';
 
 // The demo's second story (issue 24): a product designer registers a three-phase deficit-rainfall sheet
 // (TERM-SHEETS.md example B's shape), the insurer issues it, one phase pays live and last season is
@@ -126,6 +126,26 @@ const describePhases = (result: EvaluationResult, money: DemoProductRun['money']
   }
 };
 
+/** The demo runs again against the same service (issue 32): an earlier run's product is kept, and the
+ *  sheet drawn for today is its next version — or, earlier the same day, that version already (a sheet
+ *  identical to the latest records nothing). */
+const registerDemoProduct = async (api: DemoProductRun['api'], insurer: DevTokenClaims, sheet: TermSheet) => {
+  try {
+    const product = await api.post<ProductVersion>(insurer, '/insurance/products', {
+      product_id: DEMO_PRODUCT_ID,
+      sheet,
+    });
+    return { product, earlierRun: false };
+  } catch (error) {
+    if (!(error instanceof DemoStepFailed && (error.body as { code?: string } | undefined)?.code === 'product_exists'))
+      throw error;
+    const product = await api.post<ProductVersion>(insurer, `/insurance/products/${DEMO_PRODUCT_ID}/versions`, {
+      sheet,
+    });
+    return { product, earlierRun: true };
+  }
+};
+
 export const runProductDemo = async ({
   api,
   insurer,
@@ -139,13 +159,11 @@ export const runProductDemo = async ({
   const termStart = addDays(today, -MAX_BACKDATING_DAYS);
   const windows = demoProductWindows(termStart, today);
   const sheet = demoProductSheet(windows);
-  const product = await api.post<ProductVersion>(insurer, '/insurance/products', {
-    product_id: DEMO_PRODUCT_ID,
-    sheet,
-  });
+  const { product, earlierRun } = await registerDemoProduct(api, insurer, sheet);
   say(
-    `12. Product  ${product.product_id} v${product.version} registered by ${insurer.org} (${product.digest.slice(0, 19)}…): ` +
-      `${sheet.covers[0]!.phases.length} phases, a sowing week then dekads capped at 60 mm`,
+    `12. Product  ${product.product_id} v${product.version} ` +
+      (earlierRun ? `of ${insurer.org}, on the product an earlier run registered` : `registered by ${insurer.org}`) +
+      ` (${product.digest.slice(0, 19)}…): ${sheet.covers[0]!.phases.length} phases, a sowing week then dekads capped at 60 mm`,
   );
   const field = await api.post<Field>(farmer, `/farms/${farmId}/fields`, {
     field_id: 'upland-plot',

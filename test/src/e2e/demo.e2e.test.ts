@@ -7,13 +7,19 @@ import { serviceUnderTest } from '../support/service-under-test';
 // `npm run demo` as the README's second walk-through runs it, against the service as `npm start` runs it.
 
 const suite = serviceUnderTest('e2e_demo', { MONITOR_ENABLED: 'false' });
+const insurer = { sub: 'someone-at-the-insurer', org: 'demo-insurer', roles: ['insurer'] };
+
+const runDemo = async (): Promise<string> =>
+  (
+    await promisify(execFile)('npm', ['run', 'demo', '--silent'], {
+      cwd: repositoryRoot,
+      env: { ...process.env, BASE_URL: suite.service.baseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET },
+    })
+  ).stdout;
 
 describe('npm run demo', () => {
   it('walks a flood from one grid cell’s readings to two fields’ payouts, with a backtest on last season and a refused known loss', async () => {
-    const { stdout } = await promisify(execFile)('npm', ['run', 'demo', '--silent'], {
-      cwd: repositoryRoot,
-      env: { ...process.env, BASE_URL: suite.service.baseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET },
-    });
+    const stdout = await runDemo();
     expect(stdout).toContain('360 days of rainfall for the grid cell and 720 field readings');
     expect(stdout).toContain('flood reads grid cell -0.35,36.05 of source');
     // One past season (term − 1 year) is complete: its days from a year ago on hold 359 of 365 readings.
@@ -57,19 +63,31 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/flood is already breached on the data available: max_5day_rainfall_mm 240 ≥ threshold 150/);
 
     const policyId = /Policy {4}(\S+) issued/.exec(stdout)?.[1];
-    const policy = await suite.api.get(`/insurance/policies/${policyId}`, {
-      sub: 'someone-at-the-insurer',
-      org: 'demo-insurer',
-      roles: ['insurer'],
-    });
+    const policy = await suite.api.get(`/insurance/policies/${policyId}`, insurer);
     expect(policy.body).toMatchObject({ status: 'claimed', perils: ['flood', 'storm'], currency: 'KES' });
     // The refused issue recorded nothing: the insurer holds the two policies issued before the flood and
     // the one on its own product.
-    const policies = await suite.api.get('/insurance/policies', {
-      sub: 'someone-at-the-insurer',
-      org: 'demo-insurer',
-      roles: ['insurer'],
-    });
+    const policies = await suite.api.get('/insurance/policies', insurer);
     expect(policies.body.total).toBe(3);
+  }, 60_000);
+
+  // Issue 32: a newcomer runs the demo again against the same service; the second run used to stop at the
+  // product with 409 product_exists. It tells the same story on the product the first run registered.
+  it('runs again against the same service, on the product its first run registered', async () => {
+    const stdout = await runDemo();
+    expect(stdout).toContain('premium KES 21,212.11, status active');
+    expect(stdout).toContain('payout KES 150,000.00 in 1 payout(s); policy is now claimed');
+    expect(stdout).toContain('is refused: 422 known_loss');
+    // The same day draws the same sheet, so the version the first run registered (a run after midnight UTC
+    // draws the next day's sheet: the next version).
+    expect(stdout).toMatch(
+      /12\. Product {2}demo-kharif-deficit v\d+ of demo-insurer, on the product an earlier run registered \(sha256:[0-9a-f]{12}…\): 3 phases/,
+    );
+    expect(stdout).toMatch(/14\. Live .*8 days of rain arrive; .*the sowing phase pays INR 4,500\.00/);
+    expect(stdout).toMatch(/the cover would have paid INR 23,500\.00/);
+    const product = await suite.api.get('/insurance/products/demo-kharif-deficit', insurer);
+    expect(product.status).toBe(200);
+    const policies = await suite.api.get('/insurance/policies', insurer);
+    expect(policies.body.total).toBe(6);
   }, 60_000);
 });
