@@ -60,11 +60,6 @@ export const startWebhookDispatcher = async ({
 }: WebhookDispatcherOptions): Promise<WebhookDispatcher> => {
   const metrics = createDispatcherMetrics(db, metricsRegistry);
   const stopping = new AbortController();
-  const senders = startDeliverySending(
-    { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale, logger },
-    sending,
-    metrics,
-  );
   let recordedSinceWake = false;
   const recorder = await startProjector({
     eventStore,
@@ -81,7 +76,13 @@ export const startWebhookDispatcher = async ({
     logger,
     gatherMs: RECORDER_GATHER_MS,
   });
-  // Started once the recorder is, so a recorder that failed to start leaves no gate (and its listener) running.
+  // Started once the recorder is, so a recorder that failed to start leaves no claim loop, lease renewal or
+  // gate (and its listener) running. Deliveries the recorder records meanwhile are claimed at the first look.
+  const senders = startDeliverySending(
+    { db, eventStore, clock, send: createWebhookSender(allowInsecure), retryScale, logger },
+    sending,
+    metrics,
+  );
   const release = auditGate.awaitCheckpoint
     ? startCheckpointedRelease({
         db,
