@@ -56,14 +56,20 @@ export {
 
 // Index sources: stations, grids and fields, who writes their readings, where a field reads them
 export {
+  type CadencePeriod,
   canWriteReadings,
   fieldLocation,
   type IndexSourceState,
   indexSourceAggregate,
   indexSourceStream,
+  periodOf,
+  type ReadingBounds,
   type RegisteredIndexSource,
+  readingBoundsOf,
   readingLocation,
   registerIndexSource,
+  startsPeriod,
+  withinBounds,
 } from './index-sources';
 
 // Insurance: calendar dates and money, the data a cover reads and its readings, term sheets (the engine,

@@ -2,6 +2,15 @@ import { DateTime, TrimmedText } from '../common';
 import { z } from '../zod';
 import { PageNumber, PageSize } from './pagination';
 import { Peril, ReadingIndex } from './peril';
+import {
+  Cadence,
+  checkSourceDescriptors,
+  ModelDescriptor,
+  ProductDescriptor,
+  Sampling,
+  SourceDescriptorFields,
+  SourceUnit,
+} from './source-descriptors';
 
 // SPEC §7 "Index data": a source is registered data of one index, owned by the organization that
 // registered it. Only that organization's data providers (or an admin) write its readings.
@@ -52,6 +61,7 @@ export const DEFAULT_STATION_RADIUS_KM = 25;
 const SourceCommon = {
   name: TrimmedText(200),
   index: ReadingIndex,
+  ...SourceDescriptorFields,
 };
 
 export const IndexSourceRegisterRequest = z
@@ -66,10 +76,16 @@ export const IndexSourceRegisterRequest = z
       /** A field further than this from every station is not covered by the source. */
       radius_km: z.number().positive().max(1000).default(DEFAULT_STATION_RADIUS_KM),
     }),
-    z.strictObject({ kind: z.literal('grid'), ...SourceCommon, resolution_deg: GridResolution }),
+    z.strictObject({
+      kind: z.literal('grid'),
+      ...SourceCommon,
+      resolution_deg: GridResolution,
+      sampling: Sampling.optional(),
+    }),
     z.strictObject({ kind: z.literal('field'), ...SourceCommon }),
   ])
   .superRefine((request, context) => {
+    checkSourceDescriptors(request, context);
     if (request.kind !== 'station') return;
     const seen = new Set<string>();
     request.stations.forEach((station, at) => {
@@ -95,6 +111,13 @@ export const IndexSourceRegistered = z
     radius_km: z.number().nullable(),
     /** Grid sources only, else null. */
     resolution_deg: z.number().nullable(),
+    /** INDEX-DATA.md §1, each absent from sources registered before them (and when not given). */
+    unit: SourceUnit.optional(),
+    currency: z.string().optional(),
+    cadence: Cadence.optional(),
+    sampling: Sampling.optional(),
+    product: ProductDescriptor.optional(),
+    model: ModelDescriptor.optional(),
     registered_by: z.string(),
     registered_at: DateTime,
   })
@@ -119,6 +142,14 @@ export const IndexSource = z
     radius_km: z.number().nullable(),
     /** Grid sources only, else null. */
     resolution_deg: z.number().nullable(),
+    /** Null: the unit of the index name, with its bounds. */
+    unit: SourceUnit.nullable(),
+    currency: z.string().nullable(),
+    cadence: Cadence,
+    /** Grid sources: how a location reads the grid; `cell` for other kinds. */
+    sampling: Sampling,
+    product: ProductDescriptor.nullable(),
+    model: ModelDescriptor.nullable(),
     registered_at: DateTime,
   })
   .openapi('IndexSource');

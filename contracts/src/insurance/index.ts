@@ -13,6 +13,7 @@ export * from './policy';
 export * from './products';
 export * from './provenance';
 export * from './quote';
+export * from './source-descriptors';
 export * from './term-sheet';
 export * from './trigger-course';
 export * from './trigger-terms';

@@ -1,4 +1,14 @@
-import type { IndexSourceEvent, IndexSourceKind, ReadingIndex, Station } from '@cropcover/contracts';
+import type {
+  Cadence,
+  IndexSourceEvent,
+  IndexSourceKind,
+  ModelDescriptor,
+  ProductDescriptor,
+  ReadingIndex,
+  Sampling,
+  SourceUnit,
+  Station,
+} from '@cropcover/contracts';
 import { type Aggregate, streamName } from '../aggregate';
 
 /** A registered source of index data: what a policy resolving its location needs, frozen as registered. */
@@ -14,6 +24,14 @@ export interface RegisteredIndexSource {
   readonly radiusKm: number | null;
   /** Grid sources only, else null. */
   readonly resolutionDeg: number | null;
+  /** INDEX-DATA.md §1. Null: the unit its index name implies, with that name's bounds. */
+  readonly unit: SourceUnit | null;
+  /** With unit `minor` only. */
+  readonly currency: string | null;
+  readonly cadence: Cadence;
+  readonly sampling: Sampling;
+  readonly product: ProductDescriptor | null;
+  readonly model: ModelDescriptor | null;
   readonly registeredAt: string;
 }
 
@@ -36,6 +54,12 @@ export const evolveIndexSource = (_state: IndexSourceState, event: IndexSourceEv
       stations: data.stations ?? [],
       radiusKm: data.radius_km,
       resolutionDeg: data.resolution_deg,
+      unit: data.unit ?? null,
+      currency: data.currency ?? null,
+      cadence: data.cadence ?? 'daily',
+      sampling: data.sampling ?? 'cell',
+      product: data.product ?? null,
+      model: data.model ?? null,
       registeredAt: data.registered_at,
     },
   };

@@ -1,4 +1,6 @@
+export * from './cadence';
 export * from './index-source';
+export * from './reading-bounds';
 export * from './register-index-source';
 export * from './source-access';
 export * from './source-location';

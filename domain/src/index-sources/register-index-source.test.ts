@@ -113,8 +113,62 @@ describe('registering an index source', () => {
         stations: [],
         radiusKm: null,
         resolutionDeg: 0.05,
+        // A source registered before descriptors (or without them) reads as before.
+        unit: null,
+        currency: null,
+        cadence: 'daily',
+        sampling: 'cell',
+        product: null,
+        model: null,
         registeredAt: '2026-03-01T00:00:00.000Z',
       },
     });
+  });
+
+  it('records the producer’s descriptors when given, and replays them', () => {
+    const chirps = IndexSourceRegisterRequest.parse({
+      kind: 'grid',
+      name: 'CHIRPS dekadal',
+      index: 'rainfall_mm',
+      resolution_deg: 0.05,
+      unit: 'mm',
+      cadence: 'dekad',
+      sampling: 'bilinear',
+      product: { name: 'CHIRPS', version: '2.0' },
+    });
+    const events = registerIndexSource(
+      { actor: dataProvider, sourceId: 'src-4', request: chirps, now },
+      initialIndexSource,
+    );
+    expect(events[0]?.data).toMatchObject({
+      unit: 'mm',
+      cadence: 'dekad',
+      sampling: 'bilinear',
+      product: { name: 'CHIRPS', version: '2.0' },
+    });
+    expect(events[0]?.data).not.toHaveProperty('model');
+    const state = events.reduce(evolveIndexSource, initialIndexSource);
+    expect(state.status === 'registered' && state.source).toMatchObject({
+      unit: 'mm',
+      cadence: 'dekad',
+      sampling: 'bilinear',
+      product: { name: 'CHIRPS', version: '2.0' },
+      model: null,
+    });
+  });
+
+  it('refuses a unit the index name does not mean, and a currency without minor units', () => {
+    const base = { kind: 'grid', name: 'x', index: 'rainfall_mm', resolution_deg: 0.05 };
+    expect(IndexSourceRegisterRequest.safeParse({ ...base, unit: 'degC' }).error?.issues[0]).toMatchObject({
+      path: ['unit'],
+      message: 'rainfall_mm is held in mm',
+    });
+    expect(IndexSourceRegisterRequest.safeParse({ ...base, currency: 'USD' }).success).toBe(false);
+    expect(
+      IndexSourceRegisterRequest.safeParse({ ...base, index: 'loss_factor', unit: 'minor', currency: 'USD' }).success,
+    ).toBe(true);
+    expect(IndexSourceRegisterRequest.safeParse({ ...base, kind: 'station', sampling: 'bilinear' }).success).toBe(
+      false,
+    );
   });
 });

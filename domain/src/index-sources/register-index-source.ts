@@ -23,6 +23,9 @@ export const sourceOwnerFor = (actor: ActorInRoles): string => {
   return actor.organizationId;
 };
 
+const definedOnly = <T extends object>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+
 /** A data provider (or an admin) registers a source for its organization, which alone may then write the
  *  source's readings. */
 export const registerIndexSource = (command: RegisterIndexSource, state: IndexSourceState): IndexSourceEvent[] => {
@@ -43,6 +46,15 @@ export const registerIndexSource = (command: RegisterIndexSource, state: IndexSo
         stations: request.kind === 'station' ? request.stations : null,
         radius_km: request.kind === 'station' ? request.radius_km : null,
         resolution_deg: request.kind === 'grid' ? request.resolution_deg : null,
+        // Descriptors are recorded only when given, so a source registered without them reads as before.
+        ...definedOnly({
+          unit: request.unit,
+          currency: request.currency,
+          cadence: request.cadence,
+          sampling: request.kind === 'grid' ? request.sampling : undefined,
+          product: request.product,
+          model: request.model,
+        }),
         registered_by: actor.subject,
         registered_at: command.now.toISOString(),
       },

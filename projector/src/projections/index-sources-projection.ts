@@ -14,11 +14,31 @@ export const indexSourcesProjection: Projection = {
     const rows = events
       .filter(isOneOf(HANDLED))
       .map(decodeEvent)
-      .map(({ data: { registered_by: _registeredBy, stations, ...source } }) => ({
-        ...source,
-        // node-postgres would send a JS array as a PostgreSQL array literal, which jsonb rejects.
-        stations: stations === null ? null : JSON.stringify(stations),
-      }));
+      .map(
+        ({
+          data: {
+            registered_by: _registeredBy,
+            stations,
+            unit,
+            currency,
+            cadence,
+            sampling,
+            product,
+            model,
+            ...source
+          },
+        }) => ({
+          ...source,
+          // node-postgres would send a JS array as a PostgreSQL array literal, which jsonb rejects.
+          stations: stations === null ? null : JSON.stringify(stations),
+          unit: unit ?? null,
+          currency: currency ?? null,
+          cadence: cadence ?? 'daily',
+          sampling: sampling ?? 'cell',
+          product: product === undefined ? null : JSON.stringify(product),
+          model: model === undefined ? null : JSON.stringify(model),
+        }),
+      );
     for (const chunk of inChunks(rows)) {
       await trx
         .insertInto('index_sources')

@@ -21,6 +21,12 @@ const indexSourceResponse = (source: RegisteredIndexSource): IndexSource => ({
   stations: source.kind === 'station' ? [...source.stations] : null,
   radius_km: source.radiusKm,
   resolution_deg: source.resolutionDeg,
+  unit: source.unit,
+  currency: source.currency,
+  cadence: source.cadence,
+  sampling: source.sampling,
+  product: source.product,
+  model: source.model,
   registered_at: source.registeredAt,
 });
 

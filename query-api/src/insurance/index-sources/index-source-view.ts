@@ -16,5 +16,11 @@ export const indexSourceView = (row: Selectable<IndexSourcesTable>): IndexSource
   stations: row.stations,
   radius_km: row.radius_km,
   resolution_deg: row.resolution_deg,
+  unit: row.unit,
+  currency: row.currency,
+  cadence: row.cadence,
+  sampling: row.sampling,
+  product: row.product,
+  model: row.model,
   registered_at: isoTimestamp(row.registered_at),
 });

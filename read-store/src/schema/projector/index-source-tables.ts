@@ -1,4 +1,13 @@
-import type { IndexSourceKind, ReadingIndex, Station } from '@cropcover/contracts';
+import type {
+  Cadence,
+  IndexSourceKind,
+  ModelDescriptor,
+  ProductDescriptor,
+  ReadingIndex,
+  Sampling,
+  SourceUnit,
+  Station,
+} from '@cropcover/contracts';
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../../columns';
 
@@ -6,6 +15,9 @@ import type { Timestamp } from '../../columns';
  *  array literal, which jsonb rejects. jsonb keeps a number as the decimal it was written as, so a
  *  station's coordinates come back as the same doubles. */
 export type NullableJsonStations = ColumnType<Station[] | null, string | null, string | null>;
+
+/** A jsonb object, sent as JSON text like the stations. */
+export type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
 
 /** Registered index sources as every organization reads them, projected from `index_source-<id>`. Column
  *  names follow the API's JSON field names so rows map onto responses without renaming. */
@@ -20,6 +32,13 @@ export interface IndexSourcesTable {
   radius_km: number | null;
   /** Grid sources only. */
   resolution_deg: number | null;
+  /** INDEX-DATA.md §1; null unit: the index name's. */
+  unit: SourceUnit | null;
+  currency: string | null;
+  cadence: Cadence;
+  sampling: Sampling;
+  product: NullableJson<ProductDescriptor>;
+  model: NullableJson<ModelDescriptor>;
   registered_at: Timestamp;
 }
 
