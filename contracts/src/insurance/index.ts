@@ -16,3 +16,4 @@ export * from './quote';
 export * from './term-sheet';
 export * from './trigger-course';
 export * from './trigger-terms';
+export * from './unit-areas';
