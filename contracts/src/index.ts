@@ -155,6 +155,17 @@ export {
   type UnitBounds,
   versionOfIfMatch,
 } from './insurance';
+// Index data as datasets (INDEX-DATA.md): a source's unit areas, its climatologies
+export {
+  MAX_UNITS_PER_SOURCE,
+  UnitArea,
+  UnitAreaEvent,
+  UnitAreasRegistered,
+  UnitAreasRegistration,
+  UnitAreasRequest,
+  UnitId,
+  UnitPolygon,
+} from './insurance/unit-areas';
 
 // What leaves the log for Kafka: the topics and their messages (AsyncAPI)
 export {

@@ -1,6 +1,7 @@
 import { PolicyEvent } from './insurance/events';
 import { IndexSourceEvent } from './insurance/index-sources';
 import { ProductEvent } from './insurance/products';
+import { UnitAreaEvent } from './insurance/unit-areas';
 import { ProgrammeEvent } from './programmes/events';
 import { FarmEvent, FarmerEvent, ShareableIdEvent } from './registry/events';
 import { ReinsuranceEvent } from './reinsurance/events';
@@ -15,6 +16,7 @@ export const LogEvent = z.discriminatedUnion('type', [
   ShareableIdEvent,
   WebhookSubscriptionEvent,
   IndexSourceEvent,
+  UnitAreaEvent,
   ProductEvent,
   ProgrammeEvent,
   ReinsuranceEvent,

@@ -71,6 +71,19 @@ export {
   startsPeriod,
   withinBounds,
 } from './index-sources';
+// Index data as datasets (INDEX-DATA.md): unit areas (the cells a unit reads, the unit a field lies in,
+// the unit mean), climatologies
+export {
+  cellsOfUnit,
+  NO_UNIT_AREAS,
+  registerUnitAreas,
+  type UnitArea,
+  type UnitAreas,
+  unitAreasAggregate,
+  unitAreasStream,
+  unitContaining,
+  unitMean,
+} from './index-sources/unit-areas';
 
 // Insurance: calendar dates and money, the data a cover reads and its readings, term sheets (the engine,
 // the built-in product, validation, digests), pricing and quotes

@@ -62,8 +62,17 @@ export const PROBLEM_STATUSES = {
   unknown_location: 422,
   location_not_covered: 422,
   source_index_mismatch: 422,
+  source_not_found: 404,
+  unit_exists: 409,
+  too_many_units: 422,
   field_not_registered: 422,
   reading_in_future: 422,
+
+  // Index data: climatologies (INDEX-DATA §3)
+  climatology_not_found: 404,
+  no_readings_in_years: 422,
+  years_not_past: 422,
+  no_climatology: 422,
 
   // Covers: quote and issue
   invalid_term: 422,

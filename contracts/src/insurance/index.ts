@@ -17,3 +17,4 @@ export * from './source-descriptors';
 export * from './term-sheet';
 export * from './trigger-course';
 export * from './trigger-terms';
+export * from './unit-areas';

@@ -1,6 +1,6 @@
 import { DEFAULT_STATION_RADIUS_KM, FIELD_ID_PATTERN, type Station } from '@cropcover/contracts';
 import { DomainError } from '../domain-error';
-import { scaleExact, scaleRounded } from '../insurance/money/decimal';
+import { scaleExact, scaleRounded, unscale } from '../insurance/money/decimal';
 import type { RegisteredIndexSource } from './index-source';
 
 // Where a field reads its index in a source, and where a posted reading is stored. A location is text
@@ -74,6 +74,53 @@ export const gridCellOf = (resolutionDeg: number | null, point: LatLon): string 
   const scaled = scaledPoint(point);
   if (!isOnEarth(scaled)) throw new RangeError(`(${point.lat}, ${point.lon}) is not a point on Earth`);
   return cellId(cellSizeOf(resolutionDeg), scaled);
+};
+
+export interface LatLonBox {
+  readonly south: number;
+  readonly west: number;
+  readonly north: number;
+  readonly east: number;
+}
+
+export interface GridCellCentre {
+  /** The cell's id, as `gridCellOf` names it. */
+  readonly cell: string;
+  readonly centre: LatLon;
+}
+
+/** ⌈a / b⌉ for a positive b (bigint division truncates toward zero). */
+const ceilingDivision = (a: bigint, b: bigint): bigint => (a > 0n ? (a + b - 1n) / b : a / b);
+/** ⌊a / b⌋ for a positive b. */
+const floorDivision = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -ceilingDivision(-a, b));
+
+/** The cells of a grid of `resolutionDeg` whose centres lie in the box, edges included, row by row from
+ *  the south-west: the candidates a unit area's polygon is tested against. Centres are computed on
+ *  10^-12 degrees, so a cell's id is the one `gridCellOf` gives for any point of it. */
+export const gridCellCentresWithin = (resolutionDeg: number | null, box: LatLonBox): GridCellCentre[] => {
+  const size = cellSizeOf(resolutionDeg);
+  const half = size / 2n;
+  const south = scaleRounded(box.south, PLACES);
+  const north = scaleRounded(box.north, PLACES);
+  const west = scaleRounded(box.west, PLACES);
+  const east = scaleRounded(box.east, PLACES);
+  // The rows (columns) whose centre, corner + size/2, lies within [south, north] ([west, east]).
+  const firstRow = ceilingDivision(south - SOUTH - half, size);
+  const lastRow = floorDivision(north - SOUTH - half, size);
+  const firstColumn = ceilingDivision(west - WEST - half, size);
+  const lastColumn = floorDivision(east - WEST - half, size);
+  const cells: GridCellCentre[] = [];
+  for (let row = firstRow; row <= lastRow; row += 1n) {
+    const corner = SOUTH + row * size;
+    for (let column = firstColumn; column <= lastColumn; column += 1n) {
+      const left = WEST + column * size;
+      cells.push({
+        cell: `${decimalText(corner)},${decimalText(left)}`,
+        centre: { lat: unscale(corner + half, PLACES), lon: unscale(left + half, PLACES) },
+      });
+    }
+  }
+  return cells;
 };
 
 /** Mean Earth radius (IUGG), in km. */
