@@ -175,6 +175,7 @@ export {
 export {
   canSeeProgramme,
   createProgramme,
+  defaultProgrammeCurrency,
   defaultProgrammeId,
   evolveProgramme,
   exposureOfPolicy,
