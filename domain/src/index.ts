@@ -194,6 +194,7 @@ export {
 export {
   canSeeProgramme,
   createProgramme,
+  defaultProgrammeCurrency,
   defaultProgrammeId,
   evolveProgramme,
   exposureOfPolicy,

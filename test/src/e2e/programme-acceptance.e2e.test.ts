@@ -260,6 +260,31 @@ describe('the default programme of an organization and currency', () => {
     const fits = await api.post('/insurance/policies', freshInsurer, { ...noProgramme, sum_insured: 200_000 });
     expect(fits.status).toBe(201);
   });
+
+  // Issue 32: it exists before anything is written to it, so its book is empty, not missing.
+  it('shows its exposure before anything was written to it: an empty book', async () => {
+    const unused: Caller = { sub: 'unused-underwriter', org: 'org-unused', roles: ['insurer'] };
+    const programmeId = defaultProgrammeId(unused.org!, CURRENCY);
+    for (const group_by of ['zone', 'peril', 'source']) {
+      const exposure = await api.get(`/insurance/programmes/${programmeId}/exposure?group_by=${group_by}`, unused);
+      expect(exposure.status, JSON.stringify(exposure.body)).toBe(200);
+      expect(exposure.body).toEqual({
+        programme_id: programmeId,
+        currency: CURRENCY,
+        group_by,
+        totals: { policies: 0, sum_insured: 0, premium: 0, aggregate_limit: null, utilisation: null },
+        items: [],
+        total: 0,
+        page: 1,
+        page_size: 20,
+      });
+    }
+    // Reading it wrote nothing, and it is still no one else's.
+    const written = await client.query('select 1 from programmes where programme_id = $1', [programmeId]);
+    expect(written.rowCount).toBe(0);
+    expectProblem(await api.get(`/insurance/programmes/${programmeId}/exposure`, insurer), 404, 'programme_not_found');
+    expectProblem(await api.get(`/insurance/programmes/${randomUUID()}/exposure`, unused), 404, 'programme_not_found');
+  });
 });
 
 describe('what a policy commits (acceptance tests 3, 4)', () => {

@@ -1,11 +1,19 @@
 import type { Programme } from '@cropcover/contracts';
-import { type ActorInRoles, canSeeProgramme, toMajorUnits } from '@cropcover/domain';
+import { type ActorInRoles, canSeeProgramme, defaultProgrammeCurrency, toMajorUnits } from '@cropcover/domain';
 import { loadProgramme, type ProgrammeRecord, type ReadModels } from '@cropcover/read-store';
 import { ProblemError } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 
 /** The insurer runs programmes; a reinsurer reads those its treaties cover (SPEC §4). */
 export const PROGRAMME_READERS = ['insurer', 'reinsurer'] as const;
+
+const notVisible = (programmeId: string): ProblemError =>
+  new ProblemError({
+    status: 404,
+    code: 'programme_not_found',
+    title: 'Not Found',
+    detail: `No programme ${programmeId} is visible to you.`,
+  });
 
 /** The programme's record when the actor may see it; 404 `programme_not_found` otherwise, never 403. */
 export const readVisibleProgramme = async (
@@ -14,15 +22,27 @@ export const readVisibleProgramme = async (
   actor: ActorInRoles,
 ): Promise<ProgrammeRecord> => {
   const record = await loadProgramme(db, programmeId);
-  if (record === undefined || !canSeeProgramme(actor, record)) {
-    throw new ProblemError({
-      status: 404,
-      code: 'programme_not_found',
-      title: 'Not Found',
-      detail: `No programme ${programmeId} is visible to you.`,
-    });
-  }
+  if (record === undefined || !canSeeProgramme(actor, record)) throw notVisible(programmeId);
   return record;
+};
+
+/** The currency of a programme whose book the actor may read: a written programme's, or that of the
+ *  actor's organization's default programme of a currency before anything was written to it — it exists
+ *  from the start, without limits (SPEC §7), so its book is empty rather than not found. */
+export const readVisibleBookCurrency = async (
+  db: Kysely<ReadModels>,
+  programmeId: string,
+  actor: ActorInRoles,
+): Promise<string> => {
+  const record = await loadProgramme(db, programmeId);
+  if (record !== undefined) {
+    if (!canSeeProgramme(actor, record)) throw notVisible(programmeId);
+    return record.currency;
+  }
+  const unwritten =
+    actor.organizationId === null ? undefined : defaultProgrammeCurrency(actor.organizationId, programmeId);
+  if (unwritten === undefined) throw notVisible(programmeId);
+  return unwritten;
 };
 
 export const programmeOf = (record: ProgrammeRecord): Programme => {

@@ -7,9 +7,9 @@ import {
   UNKNOWN_PROGRAMME,
 } from '@cropcover/contracts';
 import { toMajorUnits } from '@cropcover/domain';
-import { loadExposure } from '@cropcover/read-store';
+import { type ExposurePage, loadExposure } from '@cropcover/read-store';
 import { queryRoute } from '../../../../query-route';
-import { PROGRAMME_READERS, readVisibleProgramme } from '../../visible-programme';
+import { PROGRAMME_READERS, readVisibleBookCurrency } from '../../visible-programme';
 
 /** committed ÷ limit to 6 decimals, rounded half-up in integers as PostgreSQL rounds the zones'; 0 for a
  *  limit of 0 (nothing may be written there), null without a limit. */
@@ -20,6 +20,13 @@ const utilisation = (committedMinor: number, limitMinor: number | null): number 
   return Number(millionths) / 1_000_000;
 };
 
+/** A default programme nothing was written to yet: no policy, no limit. */
+const EMPTY_BOOK: ExposurePage = {
+  totals: { policies: 0, sum_insured_minor: 0, premium_minor: 0, aggregate_limit_minor: null },
+  items: [],
+  total: 0,
+};
+
 /** SPEC §7 "Exposure": what the programme has written, by zone, peril or source, with its totals. */
 export const getProgrammeExposure = queryRoute('GET /insurance/programmes/{programme_id}/exposure', {
   summary: "A programme's exposure by zone, peril or source: policies, sum insured, premium, capacity, utilisation",
@@ -28,13 +35,13 @@ export const getProgrammeExposure = queryRoute('GET /insurance/programmes/{progr
   success: { status: 200, schema: ProgrammeExposure, description: 'A page of exposure groups and the totals' },
   problems: { 404: UNKNOWN_PROGRAMME },
 }).handle(async ({ deps, params: { programme_id }, query, principal }) => {
-  const programme = await readVisibleProgramme(deps.db, programme_id, actorOf(principal));
-  const page = (await loadExposure(deps.db, programme_id, query))!;
-  const money = (minor: number) => toMajorUnits(minor, programme.currency);
+  const currency = await readVisibleBookCurrency(deps.db, programme_id, actorOf(principal));
+  const page = (await loadExposure(deps.db, programme_id, query)) ?? EMPTY_BOOK;
+  const money = (minor: number) => toMajorUnits(minor, currency);
   const { totals } = page;
   return {
     programme_id,
-    currency: programme.currency,
+    currency,
     group_by: query.group_by,
     totals: {
       policies: totals.policies,
