@@ -135,6 +135,8 @@ describe('the OpenAPI document built from the route declarations', () => {
           'TriggerEventResponse',
           'TriggerIndex',
         ].map((schema) => `components.schemas.${schema} differs`),
+        // SPEC §10: any route may find the database unable to serve it, and answers 503 with Retry-After.
+        ...[...operationsOf(before).keys()].map((operation) => `${operation}: 503 added`),
       ].sort(),
     );
   });
