@@ -15,7 +15,9 @@ export default defineConfig({
           ...shared,
           name: 'main',
           include: ['*/src/**/*.test.ts', 'console/app/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', '**/*.kafka.test.ts'],
+          // The faults below the application run in a network namespace of their own, through
+          // `scripts/cropcover test-faults` and test/vitest.faults.config.ts.
+          exclude: ['**/node_modules/**', '**/*.kafka.test.ts', '**/*.fault.test.ts'],
         },
       },
       {

@@ -35,6 +35,14 @@ export const createPool = (
   pool.on('error', (error) =>
     logger.error({ error: error.message, code: (error as { code?: string }).code }, 'idle database connection failed'),
   );
+  // A connection checked out of the pool has no 'error' listener of pg-pool's: PostgreSQL ending it
+  // between two of its queries (a crash, a restart, a failover) would crash the whole process with an
+  // unhandled 'error' event. Its next query fails instead, and the pool drops it when it is released.
+  pool.on('connect', (client) =>
+    client.on('error', (error) =>
+      logger.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection ended'),
+    ),
+  );
   return pool;
 };
 

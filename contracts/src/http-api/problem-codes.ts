@@ -26,6 +26,7 @@ export const PROBLEM_STATUSES = {
   internal_error: 500,
   authentication_unavailable: 503,
   console_not_built: 503,
+  database_unavailable: 503,
 
   // Writes: idempotency keys (POST) and appends that kept losing races
   invalid_idempotency_key: 400,

@@ -77,6 +77,7 @@ const PROBLEM_HEADERS: Record<number, Record<string, ReturnType<typeof header>>>
     ),
   },
   429: { 'Retry-After': header('Seconds to wait', '1') },
+  503: { 'Retry-After': header('Seconds to wait', '5') },
 };
 
 const problemResponses = (route: RouteContract): RouteConfig['responses'] =>

@@ -59,6 +59,10 @@ const layerProblems = (route: RouteContract): Partial<Record<number, ProblemAnsw
         }
       : {}),
     429: { description: 'Rate limit exceeded; see Retry-After', codes: ['rate_limited'] },
+    503: {
+      description: 'The database cannot serve the request right now (SPEC §10); nothing was changed; see Retry-After',
+      codes: ['database_unavailable'],
+    },
   };
 };
 

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-unavailable';
 import { ProblemError } from './problem';
 import { requestContextOf } from './request-context';
 import { UNDECLARED_PROBLEM, undeclaredProblem } from './routes/answered-route';
@@ -41,6 +42,12 @@ const fromHttpError = (error: HttpLikeError): ProblemError | undefined => {
   return undefined;
 };
 
+const databaseUnavailable = ProblemError.serviceUnavailable(
+  'database_unavailable',
+  'The database cannot serve this request right now; nothing was changed. Try again after Retry-After seconds.',
+  DATABASE_RETRY_AFTER_SECONDS,
+);
+
 const internalError = new ProblemError({
   status: 500,
   code: 'internal_error',
@@ -68,9 +75,11 @@ export const problemHandler: ErrorRequestHandler = (error: unknown, req, res, ne
   const known =
     error instanceof ProblemError
       ? error
-      : typeof error === 'object' && error !== null
-        ? fromHttpError(error as HttpLikeError)
-        : undefined;
+      : isDatabaseUnavailable(error)
+        ? databaseUnavailable
+        : typeof error === 'object' && error !== null
+          ? fromHttpError(error as HttpLikeError)
+          : undefined;
   const { logger } = requestContextOf(req);
   if (!known) logger.error({ err: error }, 'unhandled error');
   else if (known.status >= 500) logger.warn({ code: known.code, detail: known.detail }, 'request failed');

@@ -146,6 +146,8 @@ describe('the OpenAPI document built from the route declarations', () => {
           'get /insurance/webhooks/{webhook_id}/deliveries',
           'get /insurance/webhooks',
         ].flatMap((operation) => ['page', 'page_size'].map((name) => `${operation}: parameter query ${name} differs`)),
+        // SPEC §10: any route may find the database unable to serve it, and answers 503 with Retry-After.
+        ...[...operationsOf(before).keys()].map((operation) => `${operation}: 503 added`),
       ].sort(),
     );
   });

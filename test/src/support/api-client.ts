@@ -30,6 +30,8 @@ export const apiClient = (baseUrl: string | (() => string)) => {
       body?: unknown;
       rawBody?: string;
       headers?: Record<string, string>;
+      /** Ends the wait for an answer (e.g. AbortSignal.timeout). */
+      signal?: AbortSignal;
     } = {},
   ): Promise<ApiResponse> => {
     const token = options.token ?? (options.caller ? await tokenFor(options.caller) : undefined);
@@ -40,7 +42,12 @@ export const apiClient = (baseUrl: string | (() => string)) => {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(`${base()}${path}`, { method, headers: { ...headers, ...options.headers }, body });
+    const response = await fetch(`${base()}${path}`, {
+      method,
+      headers: { ...headers, ...options.headers },
+      body,
+      signal: options.signal,
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
