@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sheetDigest } from '@cropcover/domain';
-import { TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
+import { RAIN_DAYS_SHEET, TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
 import { createPostgresEventStore } from '@cropcover/eventstore';
 import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool, SANDBOX_AUDIT_SIGNING_KEY } from '@cropcover/runtime';
@@ -44,8 +44,12 @@ let unpaidPolicyId: string;
 let phased: { policyId: string; payoutDate: string; amount: number };
 let fields: Record<'north' | 'south', { farm_id: string; field_id: string }>;
 
-const issue = async (field: { farm_id: string; field_id: string }, perils: string[]): Promise<string> => {
-  const issued = await api.post('/insurance/policies', insurer, {
+const issue = async (
+  field: { farm_id: string; field_id: string },
+  perils: string[],
+  caller: Caller = insurer,
+): Promise<string> => {
+  const issued = await api.post('/insurance/policies', caller, {
     ...field,
     perils,
     sum_insured: 25_000,
@@ -135,7 +139,7 @@ describeNeeding('the console', chromiumMissing, () => {
     const phasedEvaluation = await api.post(`/insurance/policies/${phasedPolicyId}/evaluate`, insurer, {});
     expect(phasedEvaluation.body.total_payout).toBe(10_000);
     phased = { policyId: phasedPolicyId, payoutDate: phasedEvaluation.body.as_of, amount: 10_000 };
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -191,6 +195,40 @@ describeNeeding('the console', chromiumMissing, () => {
     await page.getByRole('link', { name: 'Next page' }).click();
     await expect.poll(() => page.locator('[data-page]').textContent()).toBe('Page 2 of 3');
     expect(await rows.getAttribute('data-policy')).toBe(paid.policyId);
+    await page.close();
+  });
+
+  // Issue 32: the Peril filter offered the seed's four alone, so a policy of a term sheet's peril could not be
+  // reached from the console although the API's list accepts every peril of the contract.
+  it('filters to a peril a product added: an excess-rainfall policy of a rain-days product', async () => {
+    const rainInsurer: Caller = { sub: 'underwriter-r', org: 'org-r', roles: ['insurer'] };
+    await grantInsurance(api, owner, fields.north.farm_id, rainInsurer.org!);
+    const product = await api.post('/insurance/products', rainInsurer, {
+      product_id: 'rain-days',
+      sheet: RAIN_DAYS_SHEET,
+    });
+    expect(product.status).toBe(201);
+    const cover = { ...fields.north, perils: ['excess_rainfall'], sum_insured: 25_000 };
+    const quote = await api.post('/insurance/quote', rainInsurer, { ...cover, product: { product_id: 'rain-days' } });
+    expect(quote.status).toBe(200);
+    const issued = await api.post('/insurance/policies', rainInsurer, {
+      ...cover,
+      term_start: quote.body.term_start,
+      term_end: quote.body.term_end,
+      product: quote.body.product,
+    });
+    expect(issued.status).toBe(201);
+    // A flood policy of the built-in product beside it, which the filter leaves out.
+    await issue(fields.north, ['flood'], rainInsurer);
+
+    await openPage();
+    await signIn(rainInsurer);
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('2');
+    await page.getByLabel('Peril').selectOption('excess_rainfall');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('1');
+    expect(new URL(page.url()).searchParams.get('peril')).toBe('excess_rainfall');
+    expect(await page.locator('[data-policies] tbody tr').getAttribute('data-policy')).toBe(issued.body.policy_id);
     await page.close();
   });
 

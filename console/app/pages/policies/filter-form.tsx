@@ -1,10 +1,29 @@
+import type { Peril, PolicyStatus } from '@cropcover/contracts';
 import type { PolicyFilters } from '../../api/policies';
 import { words } from '../../format';
 import { consolePath, navigate } from '../../router';
 
-// The seed's values of the list filters (endpoint 2).
-const STATUSES = ['active', 'claimed', 'expired', 'lapsed'] as const;
-const PERILS = ['drought', 'flood', 'vegetation_stress', 'storm'] as const;
+/** Every value of one of the contract's enums, in the order written: a record over the enum's type is
+ *  refused by `tsc -p console` when it misses a value or names one the contract does not have, so the
+ *  filters offer what the list accepts (the console imports the contract's types only, not its zod). */
+const everyValue = <Value extends string>(values: Record<Value, true>): Value[] => Object.keys(values) as Value[];
+
+const STATUSES = everyValue<PolicyStatus>({ active: true, claimed: true, expired: true, lapsed: true });
+// The seed's four first, then those term sheets added (issue 32: the filter offered the four alone).
+const PERILS = everyValue<Peril>({
+  drought: true,
+  flood: true,
+  vegetation_stress: true,
+  storm: true,
+  excess_rainfall: true,
+  unseasonal_rain: true,
+  dry_spell: true,
+  cold: true,
+  frost: true,
+  heat: true,
+  humidity: true,
+  yield_shortfall: true,
+});
 export const PAGE_SIZES = [20, 50, 100] as const;
 
 /** The list's filters; applying them goes back to page 1. */
