@@ -29,8 +29,10 @@ export {
 } from './progress-channel';
 export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
 export { loadSigningKeys, type SigningKeyRecord } from './queries/audit-keys';
+export { type ShownLeaf, shownLeaves } from './queries/audit-leaf-inputs';
 export {
   checkpointOnTheWire,
+  type KeptLeaf,
   loadCheckpoint,
   loadInclusionProofs,
   loadLeafIndexes,

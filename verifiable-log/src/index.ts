@@ -17,12 +17,13 @@ export { type CanonicalValue, canonicalJson, NotCanonicalizableError } from './c
 export {
   eventLeafHash,
   GENESIS_PREV,
+  type HashedEvent,
   LEAF_VERSION,
   type LeafEnvelope,
   leafEnvelopeOf,
+  leafEnvelopeOfHashes,
   leafInputOf,
   type StoredEvent,
-  storedTextHash,
 } from './event-leaf/event-leaf';
 // The RFC 6962 tree: hashes, proofs and their verification
 export { MemoryTree } from './merkle/memory-tree';

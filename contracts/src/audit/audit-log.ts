@@ -53,8 +53,14 @@ export const AuditLeaf = z
     leaf_hash: Base64Hash,
     input: z
       .string()
+      .nullable()
       .describe(
-        "The leaf input: RFC 8785 canonical JSON of the event's envelope (docs/audit-bundle.md); leaf_hash = SHA-256(0x00 ‖ its UTF-8 bytes)",
+        "The leaf input: RFC 8785 canonical JSON of the event's envelope (docs/audit-bundle.md); leaf_hash = SHA-256(0x00 ‖ its UTF-8 bytes). Recomputed from the stored bytes while the log holds the event; the envelope the integrator kept when it does not; null only for an event deleted before envelopes were kept",
+      ),
+    event_missing: z
+      .boolean()
+      .describe(
+        'True when the log no longer holds the event this leaf was taken from (its row was deleted): the tree still commits to it',
       ),
   })
   .openapi('AuditLeaf');

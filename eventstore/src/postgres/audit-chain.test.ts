@@ -1,6 +1,6 @@
 import { endPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
-import { canonicalJson, eventLeafHash, GENESIS_PREV } from '@cropcover/verifiable-log';
+import { canonicalJson, eventLeafHash, GENESIS_PREV, leafHash, leafInputOf } from '@cropcover/verifiable-log';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEvent } from '../contract/test-event';
@@ -108,12 +108,15 @@ describe('the audit chain of the PostgreSQL event store', () => {
     await expectChained('policy-chain-4', 24);
   });
 
-  it('reads every leaf in commit order', async () => {
+  it('reads every leaf in commit order, with the envelope it hashes', async () => {
     const leaves = await readLeavesInCommitOrder(pool, 'start', 1000);
     const { rows } = await pool.query<{ leaf_hash: Buffer }>(
       'select leaf_hash from events order by transaction_id, global_position',
     );
     expect(leaves.map((leaf) => hex(leaf.leafHash))).toEqual(rows.map((row) => row.leaf_hash.toString('hex')));
+    expect(leaves.map((leaf) => hex(leafHash(leafInputOf(leaf.envelope))))).toEqual(
+      leaves.map((leaf) => hex(leaf.leafHash)),
+    );
     const after = await readLeavesInCommitOrder(pool, leaves[9]!.position, 1000);
     expect(after.map((leaf) => hex(leaf.leafHash))).toEqual(leaves.slice(10).map((leaf) => hex(leaf.leafHash)));
   });
@@ -141,6 +144,7 @@ describe('an event appended before the chain', () => {
       expect(hex(eventLeafHash(event!))).toBe(hex(event!.leafHash));
       const [leaf] = await readLeavesInCommitOrder(pool, 'start', 10);
       expect(hex(leaf!.leafHash)).toBe(hex(event!.leafHash));
+      expect(hex(leafHash(leafInputOf(leaf!.envelope)))).toBe(hex(event!.leafHash));
 
       // The stream goes on with a chained event, its texts only; both read back as they were appended.
       const next = testEvent('PolicyAmended', { c: 3 });

@@ -1,3 +1,4 @@
+import { type HashedEvent, type LeafEnvelope, leafEnvelopeOfHashes } from '@cropcover/verifiable-log';
 import type pg from 'pg';
 import type { GlobalPosition } from '../port';
 import type { StoredLogEvent } from '../stored-log-event';
@@ -15,12 +16,20 @@ const LEGACY = {
 const LEAF = `coalesce(leaf_hash, events_leaf_hash(stream_id, stream_revision, event_id::text, event_type, ${LEGACY.prev},
   ${LEGACY.data}, ${LEGACY.metadata}))`;
 
-/** A leaf of the log in commit order. */
+/** A leaf of the log in commit order, with its envelope: the integrator keeps it, so a leaf whose event
+ *  was later deleted can still be shown (docs/audit-bundle.md). */
 export interface LogLeaf {
   readonly position: GlobalPosition;
   readonly stream: string;
   readonly revision: number;
   readonly leafHash: Uint8Array;
+  readonly envelope: LeafEnvelope;
+}
+
+interface LeafRow extends HashedEvent {
+  readonly leaf_hash: Buffer;
+  readonly transaction_id: string;
+  readonly global_position: string;
 }
 
 interface StoredRow {
@@ -91,7 +100,10 @@ export const readStoredEventsAt = async (
 const READ_LEAVES: pg.QueryConfig = {
   name: 'cropcover.eventstore.read-leaves',
   text: `with ${HORIZON_CTES}
-    select transaction_id, global_position, stream_id, stream_revision, ${LEAF} as leaf_hash from events
+    select transaction_id, global_position, stream_id as stream, stream_revision as revision,
+      event_id::text as "eventId", event_type as type, ${LEGACY.prev} as prev,
+      sha256(convert_to(${LEGACY.data}, 'UTF8')) as "dataHash", sha256(convert_to(${LEGACY.metadata}, 'UTF8')) as "metaHash",
+      ${LEAF} as leaf_hash from events
     where transaction_id < (select below from horizon) and (transaction_id, global_position) > ($1::xid8, $2::bigint)
     order by transaction_id, global_position
     limit $3`,
@@ -104,14 +116,15 @@ export const readLeavesInCommitOrder = async (
   limit: number,
 ): Promise<LogLeaf[]> => {
   const from = after === 'start' ? { commit: 0n, prepare: 0n } : after;
-  const { rows } = await pool.query<StoredRow>({
+  const { rows } = await pool.query<LeafRow>({
     ...READ_LEAVES,
     values: [from.commit.toString(), from.prepare.toString(), limit],
   });
   return rows.map((row) => ({
     position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-    stream: row.stream_id,
-    revision: row.stream_revision,
+    stream: row.stream,
+    revision: row.revision,
     leafHash: new Uint8Array(row.leaf_hash),
+    envelope: leafEnvelopeOfHashes(row),
   }));
 };

@@ -74,14 +74,21 @@ const loadTree = async (client: pg.PoolClient): Promise<TreeState> => {
 
 const saveLeaves = async (client: pg.PoolClient, firstIndex: number, leaves: readonly LogLeaf[], nodes: Subtree[]) => {
   await client.query(
-    `insert into audit_leaves (leaf_index, position_commit, position_prepare, stream_id, stream_revision)
-     select * from unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::text[], $5::int[])`,
+    `insert into audit_leaves (leaf_index, position_commit, position_prepare, stream_id, stream_revision,
+       event_id, event_type, prev, data_hash, metadata_hash)
+     select * from unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::text[], $5::int[],
+       $6::uuid[], $7::text[], $8::bytea[], $9::bytea[], $10::bytea[])`,
     [
       leaves.map((_, i) => firstIndex + i),
       leaves.map((leaf) => leaf.position.commit.toString()),
       leaves.map((leaf) => leaf.position.prepare.toString()),
       leaves.map((leaf) => leaf.stream),
       leaves.map((leaf) => leaf.revision),
+      leaves.map((leaf) => leaf.envelope.eventId),
+      leaves.map((leaf) => leaf.envelope.type),
+      leaves.map((leaf) => Buffer.from(leaf.envelope.prev, 'base64')),
+      leaves.map((leaf) => Buffer.from(leaf.envelope.dataHash, 'base64')),
+      leaves.map((leaf) => Buffer.from(leaf.envelope.metaHash, 'base64')),
     ],
   );
   await client.query(

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { createPostgresEventStore, migrateEventStore, readStoredEvents } from '@cropcover/eventstore';
 import { createKysely, createLogger, createPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import { leafEnvelopeOf } from '@cropcover/verifiable-log';
 import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadModels } from '../read-models';
 import { registryReadModels } from './0001-registry-read-models';
@@ -298,5 +302,65 @@ describe('migration 0040: the owner of each policy', () => {
       { policy_id: 'p-owned', owner_farmer_id: 'farmer-1' },
       { policy_id: 'p-unowned', owner_farmer_id: null },
     ]);
+  });
+});
+
+describe('migration 0041: the envelope of each leaf', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let db: Kysely<ReadModels>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrate_leaf_envelopes');
+    pool = createPool(database.url, createLogger({ level: 'silent' }));
+    db = createKysely<ReadModels>(pool);
+    await migrateEventStore(pool);
+    await migrateOnly(db, Object.fromEntries(Object.entries(readModelMigrations).filter(([name]) => name < '0041')));
+    await createPostgresEventStore({ pool }).append(
+      'policy-kept',
+      [
+        {
+          type: 'PolicyIssued',
+          data: { a: 1 },
+          metadata: {
+            event_id: randomUUID(),
+            occurred_at: '2026-03-01T00:00:00.000Z',
+            actor: 'underwriter',
+            organization_id: 'org-a',
+            correlation_id: randomUUID(),
+            causation_id: null,
+            schema_version: 1,
+            platform_version: '1.0.0',
+          },
+        },
+      ],
+      'no_stream',
+    );
+    // Two leaves the integrator took: one whose event the log still holds, one whose row is already gone.
+    await sql`insert into audit_leaves (leaf_index, position_commit, position_prepare, stream_id, stream_revision)
+      values (0, 1, 1, 'policy-kept', 0), (1, 2, 2, 'policy-gone', 0)`.execute(db);
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('keeps the envelope of each leaf whose event the log still holds, and none of one already gone', async () => {
+    const [event] = await readStoredEvents(pool, 'policy-kept');
+    const rows = await db.selectFrom('audit_leaves').selectAll().orderBy('leaf_index').execute();
+    const kept = rows[0]!;
+    const envelope = {
+      v: 1,
+      stream: 'policy-kept',
+      rev: 0,
+      eventId: kept.event_id!,
+      type: kept.event_type!,
+      prev: kept.prev!.toString('base64'),
+      dataHash: kept.data_hash!.toString('base64'),
+      metaHash: kept.metadata_hash!.toString('base64'),
+    };
+    expect(envelope).toEqual(leafEnvelopeOf(event!));
+    expect(rows[1]).toMatchObject({ event_id: null, event_type: null, prev: null, data_hash: null });
   });
 });

@@ -35,6 +35,7 @@ import { policyMonitorDays } from './0036-policy-monitor-days';
 import { auditCheckpointDistribution } from './0038-audit-checkpoint-distribution';
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 import { policyOwnerFarmer } from './0040-policy-owner-farmer';
+import { auditLeafEnvelopes } from './0041-audit-leaf-envelopes';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -75,6 +76,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0038-audit-checkpoint-distribution': auditCheckpointDistribution,
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
   '0040-policy-owner-farmer': policyOwnerFarmer,
+  '0041-audit-leaf-envelopes': auditLeafEnvelopes,
   '0055-index-source-descriptors': indexSourceDescriptors,
 };
 

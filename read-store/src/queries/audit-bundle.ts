@@ -1,14 +1,9 @@
 import { readStoredEvents, readStoredEventsAt } from '@cropcover/eventstore';
-import {
-  type AuditBundle,
-  BUNDLE_FORMAT,
-  canonicalJson,
-  consistencyProofRanges,
-  leafEnvelopeOf,
-} from '@cropcover/verifiable-log';
+import { type AuditBundle, BUNDLE_FORMAT, type BundleFailure, consistencyProofRanges } from '@cropcover/verifiable-log';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { ReadModels } from '../read-models';
+import { shownLeaves } from './audit-leaf-inputs';
 import { loadCheckpoint, loadInclusionProofs, loadLeafIndexes, loadLeafPlaces, loadRangeHashes } from './audit-tree';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -17,21 +12,50 @@ export interface ExportedBundle {
   readonly bundle: AuditBundle;
   /** Events of the stream the newest checkpoint does not cover yet: left out, named here. */
   readonly notYetCovered: number;
+  /** Set when the signed tree holds revisions of the stream whose events the log no longer has: the
+   *  bundle cannot show them, and says so as the verifier would (GAP before the last revision shown,
+   *  TRUNCATED past it). */
+  readonly failure?: { readonly failure: Extract<BundleFailure, 'GAP' | 'TRUNCATED'>; readonly detail: string };
 }
 
 const LEAVES_PER_READ = 10_000;
 
-/** Every leaf input of a tree of `size`, recomputed from the stored bytes as `GET /audit/leaves` does: an
- *  edited row gives an input that no longer rebuilds the signed root. */
+/** Every leaf input of a tree of `size`, as `GET /audit/leaves` shows them: an edited row gives an input
+ *  that no longer rebuilds the signed root, a deleted one the envelope the integrator kept. */
 const leafInputs = async (pool: pg.Pool, db: Kysely<ReadModels>, size: number): Promise<string[]> => {
   const inputs: string[] = [];
   for (let from = 0; from < size; from += LEAVES_PER_READ) {
     const places = await loadLeafPlaces(db, from, Math.min(LEAVES_PER_READ, size - from));
-    const stored = await readStoredEventsAt(pool, places);
-    if (stored.length !== places.length) throw new Error(`the log lacks events of leaves ${from}…`);
-    inputs.push(...stored.map((event) => canonicalJson(leafEnvelopeOf(event))));
+    for (const leaf of shownLeaves(places, await readStoredEventsAt(pool, places))) {
+      if (leaf.input === null)
+        throw new Error(
+          `leaf ${leaf.leafIndex} (${leaf.stream} revision ${leaf.revision}): its event is missing from the log and its envelope was never kept, so the signed tree cannot be shown in full`,
+        );
+      inputs.push(leaf.input);
+    }
   }
   return inputs;
+};
+
+/** The stream's revisions the tree of `size` holds but the log no longer does, as the verifier names them. */
+const missingEvents = (
+  stream: string,
+  leafIndexOf: ReadonlyMap<number, number>,
+  shown: readonly { readonly revision: number }[],
+  size: number,
+): ExportedBundle['failure'] => {
+  const present = new Set(shown.map((event) => event.revision));
+  const missing = [...leafIndexOf]
+    .filter(([revision, leafIndex]) => leafIndex < size && !present.has(revision))
+    .sort(([a], [b]) => a - b);
+  const [first] = missing;
+  if (!first) return undefined;
+  const [revision, leafIndex] = first;
+  const lastShown = Math.max(-1, ...present);
+  const named = `${stream} revision ${revision} is leaf ${leafIndex} of the signed tree of ${size}, but its event is missing from the log`;
+  return revision < lastShown
+    ? { failure: 'GAP', detail: named }
+    : { failure: 'TRUNCATED', detail: `${named} (past the last revision shown, ${lastShown})` };
 };
 
 /** One stream's bundle (docs/audit-bundle.md) against the newest signed checkpoint, with consistency
@@ -83,5 +107,6 @@ export const exportAuditBundle = async (
       ...(full ? { leaves: await leafInputs(pool, db, checkpoint.size) } : {}),
     },
     notYetCovered: events.length - covered.length,
+    failure: missingEvents(stream, leafIndexOf, covered, checkpoint.size),
   };
 };

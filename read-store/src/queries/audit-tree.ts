@@ -1,5 +1,12 @@
 import type { AuditCheckpoint } from '@cropcover/contracts';
-import { inclusionProofRanges, type LeafRange, rangeHash, subtreesOf } from '@cropcover/verifiable-log';
+import {
+  inclusionProofRanges,
+  type LeafEnvelope,
+  type LeafRange,
+  leafEnvelopeOfHashes,
+  rangeHash,
+  subtreesOf,
+} from '@cropcover/verifiable-log';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
 
@@ -49,23 +56,55 @@ export const loadLeafIndexes = async (db: Kysely<ReadModels>, stream: string): P
   return new Map(rows.map((row) => [row.stream_revision, Number(row.leaf_index)]));
 };
 
-/** Which event each leaf of [from, from + count) is, in leaf order (fewer past the tree's end). */
-export const loadLeafPlaces = async (
-  db: Kysely<ReadModels>,
-  from: number,
-  count: number,
-): Promise<{ readonly leafIndex: number; readonly stream: string; readonly revision: number }[]> => {
+/** A leaf of the tree: which event it is, the hash the tree took, and the envelope the integrator kept
+ *  (undefined on a leaf whose event was gone before it kept envelopes, migration 0041). */
+export interface KeptLeaf {
+  readonly leafIndex: number;
+  readonly stream: string;
+  readonly revision: number;
+  readonly leafHash: Uint8Array;
+  readonly envelope: LeafEnvelope | undefined;
+}
+
+/** The leaves of [from, from + count), in leaf order (fewer past the tree's end). */
+export const loadLeafPlaces = async (db: Kysely<ReadModels>, from: number, count: number): Promise<KeptLeaf[]> => {
   const rows = await db
-    .selectFrom('audit_leaves')
-    .select(['leaf_index', 'stream_id', 'stream_revision'])
-    .where('leaf_index', '>=', String(from))
-    .where('leaf_index', '<', String(from + count))
-    .orderBy('leaf_index')
+    .selectFrom('audit_leaves as leaf')
+    .innerJoin('audit_tree as node', (join) =>
+      join.on('node.level', '=', 0).onRef('node.node_index', '=', 'leaf.leaf_index'),
+    )
+    .select([
+      'leaf.leaf_index',
+      'leaf.stream_id',
+      'leaf.stream_revision',
+      'leaf.event_id',
+      'leaf.event_type',
+      'leaf.prev',
+      'leaf.data_hash',
+      'leaf.metadata_hash',
+      'node.hash',
+    ])
+    .where('leaf.leaf_index', '>=', String(from))
+    .where('leaf.leaf_index', '<', String(from + count))
+    .orderBy('leaf.leaf_index')
     .execute();
   return rows.map((row) => ({
     leafIndex: Number(row.leaf_index),
     stream: row.stream_id,
     revision: row.stream_revision,
+    leafHash: new Uint8Array(row.hash),
+    envelope:
+      row.event_id && row.event_type && row.prev && row.data_hash && row.metadata_hash
+        ? leafEnvelopeOfHashes({
+            stream: row.stream_id,
+            revision: row.stream_revision,
+            eventId: row.event_id,
+            type: row.event_type,
+            prev: row.prev,
+            dataHash: row.data_hash,
+            metaHash: row.metadata_hash,
+          })
+        : undefined,
   }));
 };
 

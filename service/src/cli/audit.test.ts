@@ -42,6 +42,22 @@ describe('the policy audit CLI', () => {
   });
   afterAll(() => t?.close());
 
+  /** Runs the integrator until it has taken every event of the log and signed a checkpoint of them all. */
+  const signEveryEvent = async (directory: string) => {
+    const signer = parseSignerKey(generateSignerKey('cropcover.test/audit/v1'));
+    const integrator = createAuditIntegrator({
+      pool: t.pool,
+      signer,
+      origin: signer.name,
+      sink: directoryCheckpointSink(join(directory, 'checkpoints')),
+      clock: settableClock(),
+      checkpointEveryLeaves: 1,
+    });
+    while ((await integrator.integrateOnce()) > 0);
+    await integrator.publishPending();
+    return signer;
+  };
+
   it('prints every event with who did it and the state after it', async () => {
     const { stdout } = await cli(t.url, 'audited');
     const lines = stdout.trimEnd().split('\n');
@@ -88,17 +104,8 @@ describe('the policy audit CLI', () => {
   });
 
   it('exports a full bundle whose leaves show an event left out of it (verify --full)', async () => {
-    const signer = parseSignerKey(generateSignerKey('cropcover.test/audit/v1'));
     const directory = await mkdtemp(join(tmpdir(), 'cropcover-audit-cli-'));
-    const integrator = createAuditIntegrator({
-      pool: t.pool,
-      signer,
-      origin: signer.name,
-      sink: directoryCheckpointSink(join(directory, 'checkpoints')),
-      clock: settableClock(),
-    });
-    while ((await integrator.integrateOnce()) > 0);
-    await integrator.publishPending();
+    const signer = await signEveryEvent(directory);
     const key = ['--key', signer.verifier.vkey];
 
     const full = join(directory, 'full.json');
@@ -119,5 +126,38 @@ describe('the policy audit CLI', () => {
     const partial = join(directory, 'partial.json');
     await cli(t.url, 'export', 'audited', '--out', partial);
     await expect(cli(t.url, 'verify', partial, ...key, '--full')).rejects.toMatchObject({ code: 2 });
+  }, 180_000);
+
+  it('exports a stream whose middle event row was deleted, exiting GAP, and the bundle verifies as GAP', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'cropcover-audit-cli-gap-'));
+    const gapped = policyStory({
+      policyId: 'gapped',
+      organizationId: 'org-a',
+      perils: ['flood'],
+      termStart: '2026-04-01',
+      termEnd: '2026-04-30',
+      issuedAt: '2026-03-28T08:00:00.000Z',
+    });
+    gapped.evaluate({ flood: [{ date: '2026-04-02', value: 200, revision: 1 }] }, '2026-04-05T06:00:00.000Z', 'eval-g');
+    await t.eventStore.append(gapped.streamId, gapped.takeNew(), 'no_stream');
+    const signer = await signEveryEvent(directory);
+    await t.pool.query('delete from events where stream_id = $1 and stream_revision = 1', [gapped.streamId]);
+
+    const bundle = join(directory, 'gapped.json');
+    const gap = expect.stringMatching(
+      /^GAP: policy-gapped revision 1 is leaf \d+ of the signed tree of \d+, but its event is missing from the log\n$/,
+    );
+    await expect(cli(t.url, 'export', 'gapped', '--out', bundle)).rejects.toMatchObject({
+      code: FAILURE_EXIT_CODES.GAP,
+      stderr: gap,
+    });
+    await expect(cli(t.url, 'export', 'gapped', '--full', '--out', bundle)).rejects.toMatchObject({
+      code: FAILURE_EXIT_CODES.GAP,
+      stderr: gap,
+    });
+    await expect(cli(t.url, 'verify', bundle, '--key', signer.verifier.vkey, '--full')).rejects.toMatchObject({
+      code: FAILURE_EXIT_CODES.GAP,
+      stdout: 'GAP: policy-gapped: revision 1 is missing (found 2)\n',
+    });
   }, 180_000);
 });

@@ -14,7 +14,9 @@ import { verifyAuditBundleFiles } from '../audit-bundle/verify-audit-bundle-file
 // stood then, and says whether it observes what was kept; exit 1 when it does not, or no such day was kept.
 //
 // `npm run audit -- export <policy_id> [--full] [--out <file>]` writes the policy's audit bundle
-// (docs/audit-bundle.md); `--full` adds every leaf of the signed tree, so an event left out shows.
+// (docs/audit-bundle.md); `--full` adds every leaf of the signed tree, so an event left out shows. When the
+// signed tree holds a revision of the stream whose event the log no longer has, it still writes the bundle
+// and exits with the verifier's code for it, GAP or TRUNCATED, naming the revision.
 // `npm run audit -- verify <bundle> --key <verifier key or file> [--checkpoints <dir>] [--full]` checks one offline
 // (`--full`: refuses a bundle without the leaves):
 // it loads no configuration and opens no database (the service's modules are loaded only by the other
@@ -109,6 +111,11 @@ const exportBundle = async (args: string[]): Promise<void> => {
     else process.stdout.write(text);
     if (exported.notYetCovered > 0)
       process.stderr.write(`${exported.notYetCovered} newer events are not covered by a checkpoint yet: left out\n`);
+    // The bundle is written all the same (it is the evidence); the exit says it is not the whole stream.
+    if (exported.failure) {
+      process.stderr.write(`${exported.failure.failure}: ${exported.failure.detail}\n`);
+      process.exitCode = FAILURE_EXIT_CODES[exported.failure.failure];
+    }
   });
 };
 

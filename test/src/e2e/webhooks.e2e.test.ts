@@ -1,18 +1,19 @@
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import pg from 'pg';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type Caller } from '../support/api-client';
-import { addDays, today } from '../support/calendar';
-import { grantInsurance } from '../support/farm-access';
+import { type ApiClient, apiClient } from '../support/api-client';
+import {
+  breachablePolicy,
+  dataProviderOf,
+  evaluate,
+  newInsurer,
+  subscribe,
+  verified,
+} from '../support/breachable-policy';
+import { today } from '../support/calendar';
 import { expectProblem } from '../support/problem-assertions';
 import { type RunningService, startService } from '../support/service-process';
-import {
-  eventually,
-  type ReceivedWebhook,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../support/webhook-receiver';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 // trigger.breached webhooks over real HTTP: the all-in-one service on real PostgreSQL, with the dispatcher
 // in-process reading breaches from the event store, and a real receiver on 127.0.0.1 (hence
@@ -22,74 +23,6 @@ const SERVICE_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_SCALE: '0.00
 const WEBHOOK_KEYS = ['created_at', 'description', 'event_type', 'is_active', 'organization_id', 'url', 'webhook_id'];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-let sequence = 0;
-/** An insurer of an organization of its own, so each test sees only its own deliveries. */
-const newInsurer = (): Caller => ({
-  sub: `underwriter-${++sequence}`,
-  org: `org-${sequence}-${Date.now()}`,
-  roles: ['insurer'],
-});
-/** The data provider of `insurer`'s own organization: a policy that names no source reads only the field
- *  readings its own organization posted. */
-const dataProviderOf = (insurer: Caller): Caller => ({
-  sub: 'weather-feed',
-  org: insurer.org,
-  roles: ['data_provider'],
-});
-
-/** A flood-and-storm policy of `insurer` whose flood trigger is breached once evaluated: 5-day rainfall
- *  180 mm against 150 → severity 0.2 → 2,000 of 10,000 USD. */
-const breachablePolicy = async (api: ApiClient, insurer: Caller) => {
-  const owner: Caller = { sub: `farmer-${++sequence}-${Date.now()}`, givenName: 'Amina', familyName: 'Otieno' };
-  const farm = await api.post('/farms/create', owner, { name: 'Shamba' });
-  expect(farm.status).toBe(201);
-  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
-  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
-    field_id: `plot-${sequence}`,
-    name: 'North plot',
-    area_ha: 2.5,
-    location: { lat: -1.29, lon: 36.82 },
-  });
-  expect(field.status).toBe(201);
-  const termStart = addDays(today(), -5);
-  const policy = await api.post('/insurance/policies', insurer, {
-    farm_id: farm.body.farm_id,
-    field_id: field.body.field_id,
-    perils: ['flood', 'storm'],
-    sum_insured: 10000,
-    currency: 'USD',
-    term_start: termStart,
-    term_end: addDays(today(), 90),
-  });
-  expect(policy.status).toBe(201);
-  const readings = await api.post('/insurance/index-readings', dataProviderOf(insurer), {
-    readings: [40, 40, 40, 40, 20].map((value, offset) => ({
-      farm_id: farm.body.farm_id,
-      field_id: field.body.field_id,
-      index: 'rainfall_mm',
-      date: addDays(termStart, offset),
-      value,
-    })),
-  });
-  expect(readings.status).toBe(200);
-  return policy.body as { policy_id: string; farm_id: string; field_id: string };
-};
-
-const evaluate = async (api: ApiClient, insurer: Caller, policyId: string) => {
-  const response = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {});
-  expect(response.status).toBe(200);
-  return response.body;
-};
-
-const subscribe = async (api: ApiClient, insurer: Caller, url: string, description?: string) => {
-  const response = await api.post('/insurance/webhooks/trigger-events', insurer, { url, description });
-  expect(response.status).toBe(201);
-  return response.body as { webhook_id: string; raw_secret: string };
-};
-
-const verified = (secret: string, request: ReceivedWebhook): any =>
-  new Webhook(secret).verify(request.body, request.headers);
 
 describe('trigger.breached webhooks', () => {
   let database: TestDatabase;

@@ -36,19 +36,34 @@ export interface LeafEnvelope {
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
-/** SHA-256 of a stored text's UTF-8 bytes, base64. */
-export const storedTextHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('base64');
+/** An event known by the hashes its leaf took rather than by its texts: what the integrator keeps of each
+ *  leaf, so a leaf stays showable once its event is gone. */
+export interface HashedEvent {
+  readonly stream: string;
+  readonly revision: number;
+  readonly eventId: string;
+  readonly type: string;
+  readonly prev: Uint8Array;
+  readonly dataHash: Uint8Array;
+  readonly metaHash: Uint8Array;
+}
 
-export const leafEnvelopeOf = (event: StoredEvent): LeafEnvelope => ({
+export const leafEnvelopeOfHashes = (event: HashedEvent): LeafEnvelope => ({
   v: LEAF_VERSION,
   stream: event.stream,
   rev: event.revision,
   eventId: event.eventId,
   type: event.type,
   prev: base64(event.prev),
-  dataHash: storedTextHash(event.data),
-  metaHash: storedTextHash(event.metadata),
+  dataHash: base64(event.dataHash),
+  metaHash: base64(event.metaHash),
 });
+
+/** SHA-256 of a stored text's UTF-8 bytes. */
+const storedTextHash = (text: string): Uint8Array => createHash('sha256').update(text, 'utf8').digest();
+
+export const leafEnvelopeOf = (event: StoredEvent): LeafEnvelope =>
+  leafEnvelopeOfHashes({ ...event, dataHash: storedTextHash(event.data), metaHash: storedTextHash(event.metadata) });
 
 /** The leaf input: the UTF-8 bytes of the envelope's canonical JSON. */
 export const leafInputOf = (envelope: LeafEnvelope): Uint8Array =>

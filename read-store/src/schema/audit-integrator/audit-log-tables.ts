@@ -8,13 +8,19 @@ import type { PositionColumn, Timestamp } from '../../columns';
 /** bigint: a leaf index or tree size; node-postgres returns int8 as a string. */
 type TreeIndexColumn = ColumnType<string, string | number, string | number>;
 
-/** One row per leaf, in tree order: where its event is in the log. */
+/** One row per leaf, in tree order: where its event is in the log, and the rest of the envelope the leaf
+ *  hashed (null only on leaves whose event was gone before migration 0041 kept them). */
 export interface AuditLeavesTable {
   leaf_index: TreeIndexColumn;
   position_commit: PositionColumn;
   position_prepare: PositionColumn;
   stream_id: string;
   stream_revision: number;
+  event_id: string | null;
+  event_type: string | null;
+  prev: Buffer | null;
+  data_hash: Buffer | null;
+  metadata_hash: Buffer | null;
 }
 
 /** Every complete subtree of the tree, leaves (level 0) included: any root or proof is a few of them. */
