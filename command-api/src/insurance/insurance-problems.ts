@@ -5,8 +5,9 @@ export const COVER_REFUSED = {
     'The cover cannot be written: farm_inactive, invalid_perils, invalid_term, retroactive_cover, ' +
     'invalid_currency, invalid_amount, known_loss, uninsurable, premium_too_small, or its data ' +
     '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered), or the product ' +
-    '(peril_not_in_product, required_peril_missing, term_not_product_season, window_outside_term, ' +
-    'currency_mismatch, product_retired)',
+    '(peril_not_in_product, required_peril_missing, term_not_product_season, window_outside_term — with ' +
+    "errors[] {path, message, code}, one per window of the product's sheet the term cannot hold, path from " +
+    "the sheet's root —, currency_mismatch, product_retired)",
   codes: [
     'farm_inactive',
     'invalid_perils',

@@ -2,25 +2,26 @@ import type { EvaluationResult } from '@cropcover/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { utcDate } from '../insurance/calendar/calendar-date';
-import { type CoverTerm, termYearsBack } from '../insurance/calendar/cover-term';
+import type { CoverTerm } from '../insurance/calendar/cover-term';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
 import { toMajorUnits } from '../insurance/money/minor-units';
 import { payoutFor } from '../insurance/money/payout';
 import { severityFraction } from '../insurance/money/severity';
 import { minorUnitsOfShare, sheetLimitMinor, sheetRounding } from '../insurance/term-sheet/sheet-money';
+import { seasonsBackOf } from '../insurance/term-sheet/windows';
 import { coverFigures, phasesEvaluated, phasesForClients } from './cover-figures';
 import { assessPerils, policyTerm } from './peril-assessment';
 import { assessEachTime } from './peril-assessor';
 import type { IssuedPolicy, Policy } from './policy';
 import { visibleIssuedPolicy } from './policy-access';
 
-/** The cover a backtest as of `asOf` looks at: the policy's own term, or, before term start, the same
- *  term shifted back by whole years to the latest season starting on or before `asOf`. */
+/** The cover a backtest as of `asOf` looks at: the policy's own term, or, before term start, its season
+ *  whole years back (`seasonsBackOf`) — the latest starting on or before `asOf`. */
 export const backtestTerm = (policy: IssuedPolicy, asOf: string): CoverTerm => {
-  const term = policyTerm(policy);
+  const yearsBack = seasonsBackOf(policy.sheet, policyTerm(policy));
   let years = 0;
-  while (termYearsBack(term, years).start > asOf) years += 1;
-  return termYearsBack(term, years);
+  while (yearsBack(years).start > asOf) years += 1;
+  return yearsBack(years);
 };
 
 export interface BacktestPolicy {

@@ -52,6 +52,9 @@ export interface AsIfPolicy<Terms> {
   readonly policyId: string;
   readonly sumInsuredMinor: number;
   readonly term: CoverTerm;
+  /** Its season `years` back: the term shifted back whole years unless its product has a fixed season
+   *  (`seasonsBackOf`). Covers of one signature share it. */
+  readonly yearsBack?: (years: number) => CoverTerm;
   /** In the order the policy pays its covers. */
   readonly covers: readonly AsIfCover<Terms>[];
   /** The most the policy pays across covers, per unit of sum insured (floored to the minor unit); 1 for
@@ -66,6 +69,7 @@ interface CoverGroup<Terms> {
   readonly index: string;
   readonly terms: Terms;
   readonly term: CoverTerm;
+  readonly yearsBack: (years: number) => CoverTerm;
   /** Per season (index y − 1); filled when the zone's readings are read. */
   outcomes: readonly SeasonCoverOutcome[] | undefined;
 }
@@ -152,6 +156,7 @@ export class AsIfBook<Terms> {
           index: cover.index,
           terms: cover.terms,
           term: policy.term,
+          yearsBack: policy.yearsBack ?? ((years) => termYearsBack(policy.term, years)),
           outcomes: undefined,
         });
         const read = this.seriesGroups.get(series) ?? { zone: cover.zone, index: cover.index, coverGroups: [] };
@@ -171,12 +176,12 @@ export class AsIfBook<Terms> {
   /** Every series (zone and index) the book reads and the dates of its readings the seasons need. */
   zonesToRead(): { readonly zone: Zone; readonly index: string; readonly from: string; readonly to: string }[] {
     return [...this.seriesGroups.values()].map(({ zone, index, coverGroups }) => {
-      const terms = coverGroups.map((key) => this.coverGroups.get(key)!.term);
+      const groups = coverGroups.map((key) => this.coverGroups.get(key)!);
       return {
         zone,
         index,
-        from: terms.map((term) => termYearsBack(term, this.seasons).start).reduce(earlierDate),
-        to: terms.map((term) => termYearsBack(term, 1).end).reduce(laterDate),
+        from: groups.map((group) => group.yearsBack(this.seasons).start).reduce(earlierDate),
+        to: groups.map((group) => group.yearsBack(1).end).reduce(laterDate),
       };
     });
   }
@@ -187,7 +192,7 @@ export class AsIfBook<Terms> {
     for (const key of this.seriesGroups.get(seriesKey(zone, index))?.coverGroups ?? []) {
       const group = this.coverGroups.get(key)!;
       group.outcomes = Array.from({ length: this.seasons }, (_, at) => {
-        const season = termYearsBack(group.term, at + 1);
+        const season = group.yearsBack(at + 1);
         return this.evaluate(group.terms, group.term, season, readingsBetween(readings, season.start, season.end));
       });
     }

@@ -2,6 +2,7 @@ import type { Cover, Peril, SheetAmounts } from '@cropcover/contracts';
 import { dayValuesIn } from '../insurance/index-data/day-values';
 import { evaluateCover, isPhaseComplete } from '../insurance/term-sheet/evaluate-cover';
 import { amountUnitsOf, sheetRounding, unitsOfSumInsured } from '../insurance/term-sheet/sheet-money';
+import { seasonsBackOf } from '../insurance/term-sheet/windows';
 import { policyTerm } from '../policies/peril-assessment';
 import type { IssuedPolicy } from '../policies/policy';
 import type { AsIfPolicy, EvaluateSeasonCover } from './as-if-book';
@@ -47,6 +48,7 @@ export const asIfPolicyOf = (
     policyId: policy.issued.policy_id,
     sumInsuredMinor: policy.issued.sum_insured_minor,
     term: policyTerm(policy),
+    yearsBack: seasonsBackOf(policy.sheet, policyTerm(policy)),
     covers: covers.map((cover) => ({
       peril: cover.terms.peril,
       zone: { source_id: cover.data.source_id, location: cover.data.location },

@@ -194,3 +194,33 @@ export const SCIC_CORN_SHEET: TermSheet = {
     },
   ],
 };
+
+/** A PRF-style Jan–Feb interval (issue 32): one block over January and February, rain as a percent of its
+ *  normal, one decimal, paying below 90%. The window is 59 days in a common year, 60 in a leap year. */
+export const PRF_JAN_FEB_SHEET: TermSheet = {
+  schema: 'cropcover.term-sheet/1',
+  name: 'Rainfall index, Jan–Feb interval (PRF-style)',
+  season: { from: '01-01', to: '02-29' },
+  amounts: { unit: 'share' },
+  covers: [
+    {
+      peril: 'drought',
+      index: 'jan_feb_pct_of_normal',
+      reading: 'rainfall_mm',
+      limit: 1,
+      base_rate: 0.05,
+      exposure: 'season',
+      phases: [
+        {
+          id: 'jan_feb',
+          window: { from: '01-01', to: '02-29' },
+          blocks: { by: { days: 59 }, vs_normal: { as: 'percent', normal: [100] }, round: 1 },
+          aggregate: 'sum',
+          payout: { linear: { direction: 'below', trigger: 90, exit: 0 } },
+          limit: 1,
+          settle: 'window_closed',
+        },
+      ],
+    },
+  ],
+};

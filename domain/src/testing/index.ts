@@ -1,6 +1,12 @@
 // Test-only builders other packages' tests share; nothing outside a test imports this folder.
 
-export { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from './example-sheets';
+export {
+  KHARIF_DEFICIT_SHEET,
+  PRF_JAN_FEB_SHEET,
+  RAIN_DAYS_SHEET,
+  RWBCIS_ORANGE_SHEET,
+  SCIC_CORN_SHEET,
+} from './example-sheets';
 export {
   fieldSourceRegistered,
   gridSourceRegistered,

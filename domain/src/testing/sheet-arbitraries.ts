@@ -34,7 +34,7 @@ const LAST_DAY: Record<(typeof MONTHS)[number], string> = {
 const DAYS_IN: Record<(typeof MONTHS)[number], number> = { '04': 30, '05': 31, '06': 30, '07': 31, '08': 31, '09': 30 };
 
 /** A decimal of at most `places` decimals in [min, max]. */
-const decimal = (min: number, max: number, places = 2) =>
+export const decimal = (min: number, max: number, places = 2) =>
   fc
     .integer({ min: Math.ceil(min * 10 ** places), max: Math.floor(max * 10 ** places) })
     .map((units) => units / 10 ** places);
@@ -45,7 +45,7 @@ const amount = (amounts: SheetAmounts, cap: number) =>
     ? fc.integer({ min: 1, max: Math.round(cap * 1000) }).map((thousandths) => thousandths / 1000)
     : fc.integer({ min: 1, max: cap });
 
-const dayTransform = (reading: ReadingIndex): fc.Arbitrary<DayTransform | undefined> => {
+export const dayTransform = (reading: ReadingIndex): fc.Arbitrary<DayTransform | undefined> => {
   const { min, max } = READING_BOUNDS[reading];
   return fc.oneof(
     fc.constant(undefined),
@@ -60,25 +60,32 @@ const dayTransform = (reading: ReadingIndex): fc.Arbitrary<DayTransform | undefi
   );
 };
 
+/** A block table over `count` blocks of `by`: one normal (and sd), weight per block. */
+export const blocksWith = (by: Blocks['by'], count: number): fc.Arbitrary<Blocks> => {
+  const list = (arbitrary: fc.Arbitrary<number>) => fc.array(arbitrary, { minLength: count, maxLength: count });
+  return fc.record(
+    {
+      by: fc.constant(by),
+      stat: fc.constantFrom('sum', 'mean' as const),
+      vs_normal: fc.oneof(
+        list(decimal(0.5, 200)).map((normal) => ({ as: 'percent' as const, normal })),
+        list(decimal(-50, 200)).map((normal) => ({ as: 'difference' as const, normal })),
+        fc
+          .tuple(list(decimal(-50, 200)), list(decimal(0.5, 50)))
+          .map(([normal, sd]) => ({ as: 'z' as const, normal, sd })),
+      ),
+      cap: decimal(-50, 300),
+      weights: list(decimal(0, 2)),
+      round: fc.integer({ min: 0, max: 3 }),
+    },
+    { requiredKeys: ['by'] },
+  );
+};
+
 const blocksOf = (months: readonly (typeof MONTHS)[number][]): fc.Arbitrary<Blocks> =>
-  fc.constantFrom<'month' | 'dekad'>('month', 'dekad').chain((by) => {
-    const count = by === 'month' ? months.length : months.length * 3;
-    const list = (arbitrary: fc.Arbitrary<number>) => fc.array(arbitrary, { minLength: count, maxLength: count });
-    return fc.record(
-      {
-        by: fc.constant(by),
-        stat: fc.constantFrom('sum', 'mean' as const),
-        vs_normal: fc.oneof(
-          list(decimal(0.5, 200)).map((normal) => ({ as: 'percent' as const, normal })),
-          list(decimal(-50, 200)).map((normal) => ({ as: 'difference' as const, normal })),
-        ),
-        cap: decimal(-50, 300),
-        weights: list(decimal(0, 2)),
-        round: fc.integer({ min: 0, max: 3 }),
-      },
-      { requiredKeys: ['by'] },
-    );
-  });
+  fc
+    .constantFrom<'month' | 'dekad'>('month', 'dekad')
+    .chain((by) => blocksWith(by, by === 'month' ? months.length : months.length * 3));
 
 const aggregateOf = (hasBlocks: boolean, predicate: boolean, days: number): fc.Arbitrary<IndexAggregate> =>
   hasBlocks

@@ -1,4 +1,10 @@
-import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, RWBCIS_ORANGE_SHEET, SCIC_CORN_SHEET } from '@cropcover/domain/testing';
+import {
+  KHARIF_DEFICIT_SHEET,
+  PRF_JAN_FEB_SHEET,
+  RAIN_DAYS_SHEET,
+  RWBCIS_ORANGE_SHEET,
+  SCIC_CORN_SHEET,
+} from '@cropcover/domain/testing';
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../support/api-client';
 import { addDays, today } from '../support/calendar';
@@ -517,5 +523,61 @@ describe('a multi-phase sheet evaluated live', () => {
     ]);
     const again = await api.post(`/insurance/policies/${policy.policy_id}/evaluate`, insurer, {});
     expect(again.body).toMatchObject({ total_payout: 0, payout_count: 0 });
+  });
+});
+
+describe('a Jan–Feb interval in a leap year (issue 32)', () => {
+  it('backtests 2024 with 29 February in its one block, never a 500', async () => {
+    expect((await register('prf-jan-feb', PRF_JAN_FEB_SHEET)).status).toBe(201);
+    const { field, policy } = await issuedOn('prf-jan-feb', ['drought'], 10_000);
+    // 1 mm a day and 10 mm on the leap day: 69 mm of a 100 mm normal pays (90 − 69) / 90 of USD 10,000.
+    await readings(field, 'rainfall_mm', '2024-01-01', '2024-02-29', (date) => (date === '2024-02-29' ? 10 : 1));
+    const leapYear = await api.post(`/insurance/policies/${policy.policy_id}/evaluate`, insurer, {
+      as_of: '2024-03-15',
+    });
+    expect(leapYear.status).toBe(200);
+    expect(leapYear.body.events[0]).toMatchObject({ peril: 'drought', observed_value: 69, breached: true });
+    expect(leapYear.body.total_payout).toBe(2_333.33);
+  });
+
+  it('quotes the 2028 season, January 1 to February 29', async () => {
+    const leapSeason = await api.post('/insurance/quote', insurer, {
+      ...(await fieldOf()),
+      perils: ['drought'],
+      sum_insured: 10_000,
+      product: { product_id: 'prf-jan-feb' },
+      term_start: '2028-01-01',
+      term_end: '2028-02-29',
+    });
+    expect(leapSeason.status).toBe(200);
+    expect(leapSeason.body).toMatchObject({ term_start: '2028-01-01', term_end: '2028-02-29' });
+  });
+
+  it('answers a window the term cannot hold with 422 window_outside_term naming it in errors[]', async () => {
+    const june = { ...RAIN_DAYS_SHEET, season: undefined, name: 'June rain days, any term' };
+    june.covers = [
+      {
+        ...RAIN_DAYS_SHEET.covers[0]!,
+        phases: [{ ...RAIN_DAYS_SHEET.covers[0]!.phases[0]!, window: { from: '06-01', to: '06-30' } }],
+      },
+    ];
+    expect((await register('june-rain-days', JSON.parse(JSON.stringify(june)))).status).toBe(201);
+    const refused = await api.post('/insurance/quote', insurer, {
+      ...(await fieldOf()),
+      perils: ['excess_rainfall'],
+      sum_insured: 10_000,
+      currency: 'USD',
+      product: { product_id: 'june-rain-days' },
+      term_start: addDays(today(), 1),
+      term_end: addDays(today(), 60),
+    });
+    expectProblem(refused, 422, 'window_outside_term');
+    expect(refused.body.errors).toEqual([
+      {
+        path: 'covers.0.phases.0.window',
+        code: 'window_outside_term',
+        message: expect.stringContaining('is not within'),
+      },
+    ]);
   });
 });

@@ -58,6 +58,17 @@ export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 1
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** A day number on a calendar without 29 February: the leap day shares 28 February's number, so a span
+ *  of dates counts as many days in every year. Blocks of n days count these (TERM-SHEETS.md §1.2), so a
+ *  window of `MM-DD` dates is cut alike in every season, as its dekads and months are. */
+export const commonYearDay = (day: number): number => {
+  const { year, month, day: dayOfMonth } = civilOfDay(day);
+  const before = year - 1;
+  const leapDaysBefore = Math.floor(before / 4) - Math.floor(before / 100) + Math.floor(before / 400);
+  const leapDayPassed = isLeapYear(year) && (month > 2 || (month === 2 && dayOfMonth === 29)) ? 1 : 0;
+  return day - leapDaysBefore - leapDayPassed;
+};
+
 /** The number of days in a month (1–12) of a year. */
 export const daysInMonth = (year: number, month: number): number =>
   month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!;

@@ -18,10 +18,11 @@ export const seasonsWithReadings = (
   term: CoverTerm,
   today: string,
   readings: readonly IndexObservation[],
+  yearsBack?: (years: number) => CoverTerm,
 ): SeasonReadings[] => {
   const sorted = inDateOrder(readings);
   const scaled = new Map<number, bigint>();
-  return pastSeasons(term, today, sorted[0]?.date).flatMap((season) => {
+  return pastSeasons(term, today, sorted[0]?.date, yearsBack).flatMap((season) => {
     const run = sorted.slice(firstPosition(sorted, season.start, false), firstPosition(sorted, season.end, true));
     if (run.length === 0) return [];
     return [

@@ -22,6 +22,7 @@ import {
 } from '../money/rational';
 import { DEFAULT_PRODUCT } from '../term-sheet/builtin';
 import { type ProductTerms, productCover } from '../term-sheet/product';
+import { seasonsBackOf } from '../term-sheet/windows';
 import { seasonLossPpm } from './burning-cost';
 
 /** Base rates are annual: a `term_days` cover pays term days / 365 of it (SPEC §7), so a 366-day term 366/365. */
@@ -63,13 +64,14 @@ export interface Pricing {
 
 /** Each peril's past seasons, cut and converted once per list of readings: drought and flood reading
  *  the same rainfall share one list, so it is cut once. */
-const seasonsByPeril = (request: RatingRequest): ((peril: Peril) => readonly SeasonReadings[]) => {
+const seasonsByPeril = (request: RatingRequest, sheet: TermSheet): ((peril: Peril) => readonly SeasonReadings[]) => {
   const seasons = new Map<readonly IndexObservation[], readonly SeasonReadings[]>();
+  const yearsBack = seasonsBackOf(sheet, request.term);
   return (peril) => {
     const readings = request.history[peril] ?? [];
     const known = seasons.get(readings);
     if (known !== undefined) return known;
-    const cut = seasonsWithReadings(request.term, request.today, readings);
+    const cut = seasonsWithReadings(request.term, request.today, readings, yearsBack);
     seasons.set(readings, cut);
     return cut;
   };
@@ -132,7 +134,7 @@ export type RateCover = (request: RatingRequest, product: ProductTerms) => Cover
  *  as the sum insured is). Refused when the sum reaches the sheet's maximum (`uninsurable`). A pure
  *  function of the request and the product, which is what lets a caller keep its result. */
 export const rateCover: RateCover = (request, { sheet }) => {
-  const seasonsOf = seasonsByPeril(request);
+  const seasonsOf = seasonsByPeril(request, sheet);
   const rates = request.perils.map((peril) => perilRate(productCover(sheet, peril), sheet, request, seasonsOf));
   const rate = rates.reduce((sum, peril) => addRationals(sum, peril.rate), ZERO);
   const { maximumRate } = pricingOf(sheet);

@@ -226,16 +226,32 @@ interface BlockFigures {
   readonly endsOn: (window: DayWindow) => readonly number[];
 }
 
-/** `blockEndOffsets`, kept for the last window asked for: every policy on a product reads the same phase
+/** The blocks of a window, at most `listed` (the figures the sheet lists per block): a window anchored on
+ *  the term with an offset can gain a day in a season shifted across a 29 February (TERM-SHEETS.md §1.3),
+ *  and that day joins the last block the sheet has figures for rather than start one it has none for. */
+const blockEndsOf = (by: Blocks['by'], window: DayWindow, listed: number | undefined): readonly number[] => {
+  const ends = blockEndOffsets(by, window);
+  return listed === undefined || ends.length <= listed ? ends : [...ends.slice(0, listed - 1), ends.at(-1)!];
+};
+
+/** `blockEndsOf`, kept for the last window asked for: every policy on a product reads the same phase
  *  windows in a season, so a monitor pass or a quote finds a phase's blocks once, not once per policy. */
-const blockEndsOn = (by: Blocks['by']): ((window: DayWindow) => readonly number[]) => {
+const blockEndsOn = (by: Blocks['by'], listed: number | undefined): ((window: DayWindow) => readonly number[]) => {
   let last: { readonly startDay: number; readonly endDay: number; readonly ends: readonly number[] } | undefined;
   return (window) => {
     if (last === undefined || last.startDay !== window.startDay || last.endDay !== window.endDay) {
-      last = { startDay: window.startDay, endDay: window.endDay, ends: blockEndOffsets(by, window) };
+      last = { startDay: window.startDay, endDay: window.endDay, ends: blockEndsOf(by, window, listed) };
     }
     return last.ends;
   };
+};
+
+/** How many blocks the sheet lists figures for (its shortest list), if it lists any. */
+const listedBlocks = (blocks: Blocks): number | undefined => {
+  const lengths = [blocks.vs_normal?.normal, blocks.vs_normal?.sd, blocks.weights].flatMap((list) =>
+    list === undefined ? [] : [list.length],
+  );
+  return lengths.length === 0 ? undefined : Math.min(...lengths);
 };
 
 const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
@@ -252,7 +268,7 @@ const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
   cap: blocks.cap === undefined ? undefined : millionthsOf(blocks.cap),
   weights: blocks.weights?.map(millionthsOf),
   roundStep: blocks.round === undefined ? undefined : 10n ** BigInt(6 - blocks.round),
-  endsOn: blockEndsOn(blocks.by),
+  endsOn: blockEndsOn(blocks.by, listedBlocks(blocks)),
 });
 
 const figureAt = (figures: readonly bigint[] | undefined, block: number, what: string): bigint => {

@@ -323,8 +323,10 @@ export const windowErrors = (sheet: TermSheet, term: CoverTerm): TermSheetError[
     }),
   );
 
-/** A year whose season reaches into a leap February, and one whose does not: `02-29` is both. */
-const CHECKED_YEARS = [2023, 2025];
+/** The seasons starting in 2027 and 2028: one has a February of 28 days, the other one of 29, whether or
+ *  not the season crosses a new year (its February is then 2028's or 2029's). A window whose days depend
+ *  on the year — one holding 29 February, one ending `02-29` — is checked both ways. */
+const CHECKED_YEARS = [2027, 2028];
 
 /** Every rule of TERM-SHEETS.md §2.2 the sheet breaks, one error each; empty when it is valid. */
 export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
@@ -356,13 +358,15 @@ export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
         errors.push(error([...phasePath, 'id'], 'duplicate_phase', `${phase.id} names another phase`));
       ids.add(phase.id);
       errors.push(...phaseErrors(cover, phase, phasePath));
-      const days =
+      // Levels per window day against fixed ones are ordered on the window's days in every checked season.
+      const windows =
         sheet.season === undefined
-          ? undefined
-          : ((window) => (window === undefined ? undefined : window.endDay - window.startDay + 1))(
-              resolveWindow(phase.window, seasonStartingIn(sheet.season, CHECKED_YEARS[0]!), undefined),
-            );
-      errors.push(...payoutErrors(phase, [...phasePath, 'payout'], days));
+          ? [undefined]
+          : CHECKED_YEARS.map((year) => resolveWindow(phase.window, seasonStartingIn(sheet.season!, year), undefined));
+      for (const window of windows) {
+        const days = window === undefined ? undefined : window.endDay - window.startDay + 1;
+        errors.push(...payoutErrors(phase, [...phasePath, 'payout'], days));
+      }
     });
   });
   errors.push(...limitErrors(sheet));

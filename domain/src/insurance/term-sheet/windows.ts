@@ -1,6 +1,14 @@
-import type { Blocks, DateRef, MonthDay, Sowing } from '@cropcover/contracts';
-import { addDays, civilOfDay, dateOfDay, dayNumber, daysInMonth, isLeapYear } from '../calendar/calendar-date';
-import type { CoverTerm } from '../calendar/cover-term';
+import type { Blocks, DateRef, MonthDay, Sowing, TermSheet } from '@cropcover/contracts';
+import {
+  addDays,
+  civilOfDay,
+  commonYearDay,
+  dateOfDay,
+  dayNumber,
+  daysInMonth,
+  isLeapYear,
+} from '../calendar/calendar-date';
+import { type CoverTerm, termYearsBack } from '../calendar/cover-term';
 import type { DayValue } from '../index-data/index-observation';
 import { millionthsOf } from '../money/decimal';
 
@@ -77,19 +85,41 @@ export const seasonStartingOnOrAfter = (
   from: string,
 ): CoverTerm => seasonStartingIn(season, Number(monthDayOnOrAfter(season.from, from).slice(0, 4)));
 
+/** The last day of a block of `days` days starting on `blockStart`, counted without 29 February: a leap
+ *  day joins the block holding 28 February (as it joins February's last dekad and February), so a
+ *  PRF-style Jan–Feb block of 59 days is 60 days long in a leap year. */
+const daysBlockEndDay = (days: number, blockStart: number): number => {
+  const lastCommonDay = commonYearDay(blockStart) + days - 1;
+  let end = blockStart + days - 1;
+  while (commonYearDay(end) < lastCommonDay) end += 1;
+  return commonYearDay(end + 1) === lastCommonDay ? end + 1 : end;
+};
+
 /** The last day of the block holding `day` (`days` blocks: the one starting on `blockStart`). Day numbers,
  *  not dates: an evaluation finds every phase's blocks again. */
 const blockEndDay = (by: Blocks['by'], day: number, blockStart: number): number => {
-  if (typeof by !== 'string') return blockStart + by.days - 1;
+  if (typeof by !== 'string') return daysBlockEndDay(by.days, blockStart);
   const civil = civilOfDay(day);
   const monthStart = day - civil.day + 1;
   if (by === 'month' || civil.day > 20) return monthStart + daysInMonth(civil.year, civil.month) - 1;
   return monthStart + (civil.day > 10 ? 19 : 9);
 };
 
+/** The season `years` before a term, as backtests and the burning cost judge it (TERM-SHEETS.md §1.3): a
+ *  sheet's fixed season is that season in the earlier year — `01-01` to `02-29` is all of January and
+ *  February every year, 29 February included —, any other term the same dates shifted back, 29 February
+ *  to 28 February. */
+export const seasonsBackOf =
+  (sheet: Pick<TermSheet, 'season'>, term: CoverTerm) =>
+  (years: number): CoverTerm =>
+    sheet.season === undefined || years === 0
+      ? termYearsBack(term, years)
+      : seasonStartingIn(sheet.season, Number(term.start.slice(0, 4)) - years);
+
 /** The day offsets, from the window's first day, of each block's last day: dekads end on the 10th, the
- *  20th and the month's last day, months on their last day, `days` blocks every so many days from the
- *  window's start. A window off those boundaries cuts its first and last blocks short. */
+ *  20th and the month's last day, months on their last day, `days` blocks every so many days (29 February
+ *  not counted) from the window's start. A window off those boundaries cuts its first and last blocks
+ *  short. */
 export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] => {
   const ends: number[] = [];
   for (let start = window.startDay; start <= window.endDay; ) {
@@ -102,7 +132,8 @@ export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] =
 
 /** Whether the window starts and ends on block boundaries. */
 export const isBlockAligned = (by: Blocks['by'], window: DayWindow): boolean => {
-  if (typeof by !== 'string') return (window.endDay - window.startDay + 1) % by.days === 0;
+  if (typeof by !== 'string')
+    return (commonYearDay(window.endDay) - commonYearDay(window.startDay) + 1) % by.days === 0;
   const startsBlock = blockEndDay(by, window.startDay - 1, window.startDay - 1) === window.startDay - 1;
   return startsBlock && blockEndDay(by, window.endDay, window.endDay) === window.endDay;
 };

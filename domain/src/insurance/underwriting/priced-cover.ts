@@ -90,10 +90,12 @@ const checkProduct = ({ sheet }: ProductTerms, perils: readonly Peril[], term: C
   }
   // A rolling index longer than a short term is allowed: the default product's 30-day NDVI mean on a
   // 10-day term reads the days there are, as it always has.
-  const outside = windowErrors(
-    { ...sheet, covers: sheet.covers.filter((cover) => perils.includes(cover.peril)) },
-    term,
-  ).filter((found) => found.code !== 'aggregate_invalid');
+  // Paths name the product's own covers (`covers.2.phases.0.window`): the sheet is checked whole and only
+  // the covers bought are held to it.
+  const bought = new Set(sheet.covers.flatMap((cover, at) => (perils.includes(cover.peril) ? [`covers.${at}`] : [])));
+  const outside = windowErrors(sheet, term).filter(
+    (found) => found.code !== 'aggregate_invalid' && bought.has(found.path.split('.', 2).join('.')),
+  );
   if (outside.length > 0) {
     throw new DomainError(
       'rejected',
@@ -101,6 +103,7 @@ const checkProduct = ({ sheet }: ProductTerms, perils: readonly Peril[], term: C
       `the term ${term.start} to ${term.end} does not hold the product's windows: ${outside
         .map((found) => `${found.path} ${found.message}`)
         .join('; ')}`,
+      outside.map((found) => ({ ...found })),
     );
   }
 };

@@ -1,0 +1,94 @@
+import type { TermSheet } from '@cropcover/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../domain-error';
+import { anySeasonSheetArbitrary, readingsFrom } from '../../testing/any-season-sheet-arbitraries';
+import { addDays, dayNumber } from '../calendar/calendar-date';
+import type { CoverTerm } from '../calendar/cover-term';
+import { dayValuesIn } from '../index-data/day-values';
+import { seasonLossPpm } from '../pricing/burning-cost';
+import { rateCover } from '../pricing/pricing';
+import { evaluateCover } from './evaluate-cover';
+import { validateTermSheet, windowErrors } from './validate';
+import { seasonStartingIn, seasonsBackOf } from './windows';
+
+// A sheet that validates is sold, evaluated, backtested and priced in every season (SPEC §5: no 500),
+// 1981–2100, leap years included: fixed seasons of any part of the year (February's end written `02-28` or
+// `02-29`, seasons across a new year), seasonless sheets anchored on a term with offsets, blocks of
+// dekads, months and n days (issue 32: a Jan–Feb block of 59 days once met a 60-day window in 2028).
+
+const FIRST_YEAR = 1981;
+const LAST_YEAR = 2100;
+
+/** The window errors a quote or issue on `term` refuses with (`window_outside_term`). */
+const quoteRefusals = (sheet: TermSheet, term: CoverTerm) =>
+  windowErrors(sheet, term).filter((found) => found.code !== 'aggregate_invalid');
+
+/** Every cover evaluated on a season as a live evaluation, a backtest and the burning cost would. */
+const evaluateOn = (sheet: TermSheet, season: CoverTerm, seed: number): void => {
+  for (const cover of sheet.covers) {
+    const observed = readingsFrom(cover.reading, addDays(season.start, -5), addDays(season.end, 5), seed);
+    const readings = dayValuesIn(observed, season.start, season.end);
+    const spec = { cover, amounts: sheet.amounts, term: season, readings };
+    const middle = addDays(season.start, Math.floor((dayNumber(season.end) - dayNumber(season.start)) / 2));
+    for (const asOf of [season.start, middle, season.end, addDays(season.end, 40)]) evaluateCover(spec, asOf);
+    seasonLossPpm(cover, sheet.amounts, {
+      season,
+      startDay: dayNumber(season.start),
+      endDay: dayNumber(season.end),
+      readings,
+    });
+  }
+};
+
+/** The burning cost of the covers on `term` over the three seasons before it; a refusal (`uninsurable`)
+ *  is an answer, anything else thrown is not. */
+const priceOn = (sheet: TermSheet, term: CoverTerm, seed: number): void => {
+  const perils = sheet.covers.map((cover) => cover.peril);
+  const history = Object.fromEntries(
+    sheet.covers.map((cover) => [
+      cover.peril,
+      readingsFrom(cover.reading, addDays(term.start, -3 * 366 - 10), addDays(term.start, -1), seed),
+    ]),
+  );
+  try {
+    rateCover(
+      { perils, hasIrrigation: false, term, today: term.start, history },
+      { ref: { product_id: 'drawn', version: 1, digest: 'sha256:drawn' }, sheet },
+    );
+  } catch (refused) {
+    if (!(refused instanceof DomainError)) throw refused;
+  }
+};
+
+describe('a sheet that validates, in every season 1981–2100', () => {
+  it('is sold, evaluated, backtested and priced without an error in any season', () => {
+    fc.assert(
+      fc.property(
+        anySeasonSheetArbitrary,
+        fc.uniqueArray(fc.integer({ min: FIRST_YEAR, max: LAST_YEAR }), { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        ({ sheet, term }, years, seed) => {
+          fc.pre(validateTermSheet(sheet).length === 0);
+          fc.pre(term === undefined || quoteRefusals(sheet, term).length === 0);
+          // A fixed season is sold in any year; a seasonless sheet on its term, backtested years back.
+          const sold =
+            sheet.season === undefined
+              ? [term!]
+              : [2028, ...years].map((year) => seasonStartingIn(sheet.season!, year));
+          for (const season of sold) {
+            expect(quoteRefusals(sheet, season)).toEqual([]);
+            evaluateOn(sheet, season, seed);
+            priceOn(sheet, season, seed);
+            const yearsBack = seasonsBackOf(sheet, season);
+            for (const year of years) {
+              const back = Number(season.start.slice(0, 4)) - year;
+              if (back > 0) evaluateOn(sheet, yearsBack(back), seed);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
