@@ -65,6 +65,17 @@ export {
   readingLocation,
   registerIndexSource,
 } from './index-sources';
+export {
+  type ClimatologyContent,
+  type ClimatologyDefinition,
+  type ClimatologyVersion,
+  climatologyDigest,
+  climatologyNormalsFor,
+  defaultMinYears,
+  type FrozenNormals,
+  type LocationSeries,
+  locationNormals,
+} from './index-sources/climatologies';
 // Index data as datasets (INDEX-DATA.md): unit areas (the cells a unit reads, the unit a field lies in,
 // the unit mean), climatologies
 export {
