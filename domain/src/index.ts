@@ -80,7 +80,9 @@ export {
 // the unit mean), climatologies
 export {
   cellsOfUnit,
+  fieldUnitLocation,
   NO_UNIT_AREAS,
+  readingLocationWithUnits,
   registerUnitAreas,
   type UnitArea,
   type UnitAreas,

@@ -35,6 +35,7 @@ import { policyMonitorDays } from './0036-policy-monitor-days';
 import { auditCheckpointDistribution } from './0038-audit-checkpoint-distribution';
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 import { policyOwnerFarmer } from './0040-policy-owner-farmer';
+import { unitAreas } from './0065-unit-areas';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -74,6 +75,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0038-audit-checkpoint-distribution': auditCheckpointDistribution,
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
   '0040-policy-owner-farmer': policyOwnerFarmer,
+  '0065-unit-areas': unitAreas,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };
