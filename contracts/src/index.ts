@@ -157,6 +157,23 @@ export {
 } from './insurance';
 // Index data as datasets (INDEX-DATA.md): a source's unit areas, its climatologies
 export {
+  Climatology,
+  ClimatologyJob,
+  ClimatologyJobPathParams,
+  ClimatologyLocation,
+  ClimatologyName,
+  ClimatologyNormal,
+  ClimatologyPathParams,
+  ClimatologyPercentiles,
+  ClimatologyPeriod,
+  ClimatologyQuery,
+  ClimatologyRequest,
+  ClimatologyStat,
+  ClimatologyVersionPathParams,
+  ClimatologyYears,
+  PERCENTILE_RANKS,
+} from './insurance/climatologies';
+export {
   MAX_UNITS_PER_SOURCE,
   UnitArea,
   UnitAreaEvent,

@@ -71,11 +71,24 @@ export {
   startsPeriod,
   withinBounds,
 } from './index-sources';
+export {
+  type ClimatologyContent,
+  type ClimatologyDefinition,
+  type ClimatologyVersion,
+  climatologyDigest,
+  climatologyNormalsFor,
+  defaultMinYears,
+  type FrozenNormals,
+  type LocationSeries,
+  locationNormals,
+} from './index-sources/climatologies';
 // Index data as datasets (INDEX-DATA.md): unit areas (the cells a unit reads, the unit a field lies in,
 // the unit mean), climatologies
 export {
   cellsOfUnit,
+  fieldUnitLocation,
   NO_UNIT_AREAS,
+  readingLocationWithUnits,
   registerUnitAreas,
   type UnitArea,
   type UnitAreas,

@@ -6,6 +6,7 @@ import { policiesProjection } from './projections/policies-projection';
 import { productsProjection } from './projections/products-projection';
 import { programmesProjection } from './projections/programmes-projection';
 import { reinsuranceProjection } from './projections/reinsurance-projection';
+import { unitAreasProjection } from './projections/unit-areas-projection';
 import { webhooksProjection } from './projections/webhooks-projection';
 
 /** Every projection of the read models the query API serves; the projector runs and rebuilds these. */
@@ -17,5 +18,6 @@ export const readModelProjections: readonly Projection[] = [
   productsProjection,
   programmesProjection,
   reinsuranceProjection,
+  unitAreasProjection,
   webhooksProjection,
 ];

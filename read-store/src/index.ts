@@ -90,5 +90,6 @@ export type * from './schema/projector/product-tables';
 export type * from './schema/projector/programme-tables';
 export type * from './schema/projector/registry-tables';
 export type * from './schema/projector/reinsurance-tables';
+export type * from './schema/projector/unit-area-tables';
 export type * from './schema/projector/webhook-tables';
 export type * from './schema/webhook-dispatcher/webhook-delivery-tables';

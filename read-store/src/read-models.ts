@@ -13,6 +13,7 @@ import type { ProductTables } from './schema/projector/product-tables';
 import type { ProgrammeTables } from './schema/projector/programme-tables';
 import type { RegistryTables } from './schema/projector/registry-tables';
 import type { ReinsuranceTables } from './schema/projector/reinsurance-tables';
+import type { UnitAreaTables } from './schema/projector/unit-area-tables';
 import type { WebhookTables } from './schema/projector/webhook-tables';
 import type { WebhookDeliveryTables } from './schema/webhook-dispatcher/webhook-delivery-tables';
 
@@ -30,6 +31,7 @@ export interface ReadModels
     ReinsuranceTables,
     WebhookTables,
     IndexSourceTables,
+    UnitAreaTables,
     CheckpointTables,
     IndexReadingsTables,
     WebhookSecretTables,
@@ -50,4 +52,5 @@ export type ReadModelTable =
   | keyof ProgrammeTables
   | keyof ReinsuranceTables
   | keyof WebhookTables
-  | keyof IndexSourceTables;
+  | keyof IndexSourceTables
+  | keyof UnitAreaTables;

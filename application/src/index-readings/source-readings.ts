@@ -7,8 +7,12 @@ import {
   type IndexSourceState,
   indexSourceAggregate,
   indexSourceStream,
+  NO_UNIT_AREAS,
   organizationFieldSourceId,
-  readingLocation,
+  readingLocationWithUnits,
+  type UnitAreas,
+  unitAreasAggregate,
+  unitAreasStream,
 } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import { type FieldError, ProblemError } from '@cropcover/runtime';
@@ -24,16 +28,26 @@ const problemOf = (status: number, code: ProblemCode, title: string, errors: Fie
     errors,
   });
 
+interface LoadedSource {
+  readonly state: IndexSourceState;
+  /** Its unit areas: each unit_id is a location of the source (INDEX-DATA §2.4). */
+  readonly units: UnitAreas;
+}
+
 const loadSources = async (
   eventStore: EventStore,
   readings: readonly IndexReading[],
-): Promise<ReadonlyMap<string, IndexSourceState>> => {
+): Promise<ReadonlyMap<string, LoadedSource>> => {
   const ids = [...new Set(readings.flatMap((reading) => (reading.source_id === undefined ? [] : [reading.source_id])))];
   return new Map(
     await Promise.all(
-      ids.map(
-        async (id) => [id, await loadAggregate(eventStore, indexSourceStream(id), indexSourceAggregate)] as const,
-      ),
+      ids.map(async (id) => {
+        const [state, units] = await Promise.all([
+          loadAggregate(eventStore, indexSourceStream(id), indexSourceAggregate),
+          loadAggregate(eventStore, unitAreasStream(id), unitAreasAggregate),
+        ]);
+        return [id, { state, units }] as const;
+      }),
     ),
   );
 };
@@ -42,8 +56,9 @@ const loadSources = async (
  * The readings as stored, or why none is recorded (SPEC §7 Readings). The per-field shape writes the
  * caller organization's own field source; a reading by source needs a registered source (422
  * `unknown_source`) its caller may write (403 `not_source_owner`), a value within the source's index
- * bounds (400) and a location of that source (422 `unknown_location`). Every reading is checked before
- * any is refused, so the sender fixes them in one go; two readings meeting at one stored key are a 400.
+ * bounds (400) and a location of that source (422 `unknown_location`: a station, a grid point, a field, or
+ * one of its unit areas by unit_id). Every reading is checked before any is refused, so the sender fixes
+ * them in one go; two readings meeting at one stored key are a 400.
  */
 export const sourceReadingsOf = async (
   eventStore: EventStore,
@@ -70,7 +85,7 @@ export const sourceReadingsOf = async (
         },
       ];
     }
-    const state = sources.get(reading.source_id);
+    const { state, units } = sources.get(reading.source_id) ?? { state: undefined, units: NO_UNIT_AREAS };
     if (state?.status !== 'registered') {
       unknown.push({ path: `${path}.source_id`, message: `no index source ${reading.source_id}` });
       return [];
@@ -93,7 +108,7 @@ export const sourceReadingsOf = async (
       return [];
     }
     try {
-      const location = readingLocation(source, reading.location!);
+      const location = readingLocationWithUnits(source, units, reading.location!);
       return [
         { sourceId: source.sourceId, location, index: source.index, date: reading.date, value: reading.value, note },
       ];

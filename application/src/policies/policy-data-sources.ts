@@ -6,6 +6,8 @@ import {
   indexSourceStream,
   namedSources,
   resolveDataSources,
+  unitAreasAggregate,
+  unitAreasStream,
 } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import { loadAggregate } from '../handle-command';
@@ -21,8 +23,9 @@ export interface PolicyDataQuery {
   readonly sheet?: TermSheet;
 }
 
-/** The data each peril of a cover reads: the named sources are read from the log, so a source registered
- *  a moment ago is found, and the location is resolved from the field. Quote and issue both come here. */
+/** The data each peril of a cover reads: the named sources and their unit areas are read from the log, so
+ *  a source registered a moment ago is found, and the location is resolved from the field. Quote and issue
+ *  both come here. */
 export const loadPolicyDataSources = async (
   eventStore: EventStore,
   query: PolicyDataQuery,
@@ -36,5 +39,10 @@ export const loadPolicyDataSources = async (
       ),
     ),
   );
-  return resolveDataSources({ ...query, named, sources }, query.sheet);
+  const units = new Map(
+    await Promise.all(
+      ids.map(async (id) => [id, await loadAggregate(eventStore, unitAreasStream(id), unitAreasAggregate)] as const),
+    ),
+  );
+  return resolveDataSources({ ...query, named, sources, units }, query.sheet);
 };

@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './calendar-date';
+export * from './climatologies';
 export * from './data-coverage';
 export * from './evaluation';
 export * from './events';

@@ -90,6 +90,7 @@ describe('read-model migrations', () => {
       'index_reading_revisions',
       'index_reading_versions',
       'index_readings',
+      'index_source_units',
       'index_sources',
       'policies',
       'policy_counts',

@@ -37,6 +37,7 @@ import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 import { auditLeafEnvelopes } from './0041-audit-leaf-envelopes';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
+import { unitAreas } from './0065-unit-areas';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -78,6 +79,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0040-policy-owner-farmer': policyOwnerFarmer,
   '0041-audit-leaf-envelopes': auditLeafEnvelopes,
   '0055-index-source-descriptors': indexSourceDescriptors,
+  '0065-unit-areas': unitAreas,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

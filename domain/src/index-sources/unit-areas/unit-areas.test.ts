@@ -6,6 +6,7 @@ import { cellsOfUnit } from './cells-of-unit';
 import { registerUnitAreas } from './register-unit-areas';
 import { evolveUnitAreas, NO_UNIT_AREAS, type UnitAreas } from './unit-areas';
 import { unitContaining } from './unit-containing';
+import { fieldUnitLocation, readingLocationWithUnits } from './unit-location';
 import { unitMean } from './unit-mean';
 
 const square = (west: number, south: number, east: number, north: number): number[][] => [
@@ -89,6 +90,28 @@ describe('the unit a field lies in', () => {
 
   it('is none outside every unit', () => {
     expect(unitContaining(units, { lat: 5, lon: 5 })).toBeUndefined();
+  });
+});
+
+describe('a source with unit areas', () => {
+  const units = unitsOf({ unit_id: 'KE-A', polygon: polygon(square(36, -1, 37, 0)) });
+  const grid = evolveIndexSource(initialIndexSource, gridSourceRegistered);
+  if (grid.status !== 'registered') throw new Error('a registered grid source');
+
+  it('reads a field in the unit holding it, and covers no field outside its units', () => {
+    const field = { farmId: 'farm-1', fieldId: 'f1', point: { lat: -0.5, lon: 36.5 } };
+    expect(fieldUnitLocation('src-grid', units, field)).toEqual({ location: 'KE-A' });
+    expect(() => fieldUnitLocation('src-grid', units, { ...field, point: { lat: 5, lon: 5 } })).toThrow(
+      expect.objectContaining({ code: 'location_not_covered' }),
+    );
+  });
+
+  it('takes readings by unit_id beside its own locations', () => {
+    expect(readingLocationWithUnits(grid.source, units, 'KE-A')).toBe('KE-A');
+    expect(readingLocationWithUnits(grid.source, units, '-0.52,36.51')).toBe('-0.55,36.5');
+    expect(() => readingLocationWithUnits(grid.source, units, 'KE-B')).toThrow(
+      expect.objectContaining({ code: 'unknown_location' }),
+    );
   });
 });
 

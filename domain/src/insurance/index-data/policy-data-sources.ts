@@ -3,6 +3,8 @@ import { DomainError } from '../../domain-error';
 import type { Farm } from '../../farms/farm';
 import type { IndexSourceState } from '../../index-sources/index-source';
 import { resolveLocation } from '../../index-sources/source-location';
+import type { UnitAreas } from '../../index-sources/unit-areas/unit-areas';
+import { fieldUnitLocation } from '../../index-sources/unit-areas/unit-location';
 import { DEFAULT_SHEET } from '../term-sheet/builtin';
 import { productCover } from '../term-sheet/product';
 import { registeredFarmOf } from '../underwriting/priced-cover';
@@ -35,10 +37,13 @@ export interface DataSourceResolution {
   readonly named: Partial<Record<Peril, string>>;
   /** Each named source as the log holds it. */
   readonly sources: ReadonlyMap<string, IndexSourceState>;
+  /** The unit areas of each named source that has any. */
+  readonly units?: ReadonlyMap<string, UnitAreas>;
 }
 
 /** SPEC §7 "A policy names its data": each peril's source and the location the field reads in it — the
- *  cell holding the field, the nearest station within the source's radius, or the field itself. */
+ *  unit area holding the field in a source that has units (INDEX-DATA §2.4), else the cell holding the
+ *  field, the nearest station within the source's radius, or the field itself. */
 export const resolveDataSources = (
   resolution: DataSourceResolution,
   sheet: TermSheet = DEFAULT_SHEET,
@@ -71,11 +76,12 @@ export const resolveDataSources = (
           `${peril}: field ${resolution.fieldId} has no registered location to find in source ${sourceId}`,
         );
       }
-      const resolved = resolveLocation(source, {
-        farmId: farm.farmId,
-        fieldId: field.fieldId,
-        point: field.location,
-      });
+      const insured = { farmId: farm.farmId, fieldId: field.fieldId, point: field.location };
+      const units = resolution.units?.get(sourceId);
+      const resolved =
+        units !== undefined && units.size > 0
+          ? fieldUnitLocation(sourceId, units, insured)
+          : resolveLocation(source, insured);
       return [
         peril,
         {
