@@ -103,6 +103,7 @@ export {
 export {
   addDays,
   type CoverRates,
+  canonicalJson,
   DEFAULT_PRODUCT,
   DEFAULT_SHEET,
   dateOfDay,

@@ -67,7 +67,12 @@ export {
   type SeriesColumns,
   type SeriesKey,
 } from './queries/series-columns';
-export { loadSeriesReadings, type SeriesQuery } from './queries/series-readings';
+export {
+  loadSeriesReadings,
+  loadSeriesReadingsBefore,
+  type SeriesQuery,
+  type SeriesRange,
+} from './queries/series-readings';
 export type * from './read-models';
 export {
   createReadModelConsistency,

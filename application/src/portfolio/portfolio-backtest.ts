@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { BacktestInputs, Peril, PortfolioBacktestResult, ProgrammeEvent } from '@cropcover/contracts';
 import {
   AsIfBook,
+  addDays,
   asIfPolicyOf,
+  canonicalJson,
   evaluateSeasonCover,
   type IssuedPolicy,
   type Programme,
@@ -17,18 +19,23 @@ import {
   type SheetCoverTerms,
   treatiesOf,
 } from '@cropcover/domain';
-import { type BacktestRequestRecord, loadSeriesReadings } from '@cropcover/read-store';
+import { type BacktestRequestRecord, loadSeriesReadingsBefore } from '@cropcover/read-store';
 import type { CommandDeps } from '../command-deps';
 import { decodeEvent } from '../decode-event';
 import { loadAggregate } from '../handle-command';
 
 // The as-if portfolio backtest of a programme (SPEC §7): the book in force on `as_of` read from the
 // programme's own stream, each policy's frozen sheet from its stream, and each zone's readings from the
-// read store one series at a time, into the domain's AsIfBook — the same cover evaluation as a policy's
-// own backtest. Readings are never all held at once: a series is evaluated and let go.
+// read store as they stood then, a batch of series a query, into the domain's AsIfBook — the same cover
+// evaluation as a policy's own backtest. Readings are never all held at once: a batch is evaluated and let
+// go.
 
 /** Policies loaded side by side: enough to hide the round trips, few enough to leave the pool to others. */
 const POLICY_LOADS_AT_ONCE = 16;
+
+/** Series (zone and index) read per query: one round trip for many locations, while a batch's readings
+ *  (up to 40 seasons a series) stay a few megabytes; each series is evaluated and let go. */
+const SERIES_PER_QUERY = 32;
 
 /** What a job reports while it runs (the worker renews its lease on it). */
 export type BacktestProgress = () => Promise<void>;
@@ -78,7 +85,10 @@ export const computePortfolioBacktest = async (
       policyId: asIf.policyId,
       premiumMinor: programme.reservations.get(asIf.policyId)?.premiumMinor ?? 0,
     });
-    digest.update(`\n${JSON.stringify([asIf.policyId, asIf.sumInsuredMinor, policy.sheet, policy.perils])}`);
+    // What the as-if reads of the policy — its sheet and each cover's frozen terms and data —, canonical:
+    // the policy's state read from a snapshot (jsonb) lists its keys in another order than its events.
+    const covers = policy.perils.map(({ terms, data }) => [terms, data]);
+    digest.update(`\n${canonicalJson([asIf.policyId, asIf.sumInsuredMinor, policy.sheet, covers])}`);
     return [asIf];
   });
   await progress();
@@ -86,19 +96,30 @@ export const computePortfolioBacktest = async (
   const series = asIf
     .zonesToRead()
     .sort((a, b) => (JSON.stringify([a.zone, a.index]) < JSON.stringify([b.zone, b.index]) ? -1 : 1));
+  // The readings as they stood when `as_of` ended, as the book does: a reading revised later is read at
+  // the revision it had then, so the job re-run later gives the same figures and digest.
+  const standing = new Date(`${addDays(request.as_of, 1)}T00:00:00.000Z`);
   let readings = 0;
-  for (const { zone, index, from, to } of series) {
-    const observed = await loadSeriesReadings(deps.db, {
-      sourceId: zone.source_id,
-      location: zone.location,
-      index,
-      from,
-      to,
+  for (let at = 0; at < series.length; at += SERIES_PER_QUERY) {
+    const batch = series.slice(at, at + SERIES_PER_QUERY);
+    const observed = await loadSeriesReadingsBefore(
+      deps.db,
+      batch.map(({ zone, index, from, to }) => ({
+        sourceId: zone.source_id,
+        location: zone.location,
+        index,
+        from,
+        to,
+      })),
+      standing,
+    );
+    batch.forEach(({ zone, index }, position) => {
+      const zoneReadings = observed[position]!;
+      readings += zoneReadings.length;
+      digest.update(`\n${JSON.stringify([zone.source_id, zone.location, index])}`);
+      for (const reading of zoneReadings) digest.update(`\n${reading.date},${reading.value},${reading.revision}`);
+      asIf.readZone(zone, index, zoneReadings);
     });
-    readings += observed.length;
-    digest.update(`\n${JSON.stringify([zone.source_id, zone.location, index])}`);
-    for (const reading of observed) digest.update(`\n${reading.date},${reading.value},${reading.revision}`);
-    asIf.readZone(zone, index, observed);
     await progress();
   }
   const treaties = request.apply_treaties ? await treatiesOn(deps, request.programme_id, request.as_of) : [];

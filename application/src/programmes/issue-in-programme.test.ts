@@ -11,18 +11,12 @@ import { createPostgresEventStore, type EventStore, migrateEventStore } from '@c
 import { createLogger, createPool, endPool } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../command-context';
 import { handleCommand, loadAggregate } from '../handle-command';
+import { underwriterContext } from '../testing/underwriter-context';
 import { issueInProgramme } from './issue-in-programme';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
-const context: CommandContext = {
-  principal: { sub: 'underwriter', organizationId: 'org-1', roles: ['insurer'] },
-  actor: { subject: 'underwriter', organizationId: 'org-1', isAdmin: false, roles: ['insurer'] },
-  requestId: 'request-1',
-  correlationId: 'correlation-1',
-  now: NOW,
-};
+const context = underwriterContext(NOW);
 
 /** Policies of KES 2,500.00 (250,000 cents) on the organization's default KES programme. */
 const issue = (eventStore: EventStore, policyId: string) =>

@@ -35,3 +35,40 @@ export const loadSeriesReadings = async (
   const { rows } = await query.execute(db);
   return rows;
 };
+
+/** Series of [from, to] to read in one query. */
+export type SeriesRange = Omit<SeriesQuery, 'asOf'>;
+
+/** Each series' readings of [from, to] in date order as they stood just before `until` — a reading
+ *  recorded before it and not replaced by then, else the revision it replaced that was —, in the order
+ *  the series were asked for: one query for the whole batch, whatever the number of locations. */
+export const loadSeriesReadingsBefore = async (
+  db: Kysely<ReadModels>,
+  series: readonly SeriesRange[],
+  until: Date,
+): Promise<IndexObservation[][]> => {
+  const found = series.map((): IndexObservation[] => []);
+  if (series.length === 0) return found;
+  const { rows } = await sql<IndexObservation & { series: number }>`
+    with wanted as (
+      select (position - 1)::integer as series, source_id, location, "index", "from", "to"
+      from unnest(
+        ${series.map((one) => one.sourceId)}::text[],
+        ${series.map((one) => one.location)}::text[],
+        ${series.map((one) => one.index)}::text[],
+        ${series.map((one) => one.from)}::date[],
+        ${series.map((one) => one.to)}::date[]
+      ) with ordinality as wanted (source_id, location, "index", "from", "to", position)
+    )
+    select wanted.series, to_char(reading."date", 'YYYY-MM-DD') as "date", reading."value", reading.revision
+    from wanted join index_readings reading using (source_id, location, "index")
+    where reading."date" between wanted."from" and wanted."to" and reading.recorded_at < ${until}
+    union all
+    select wanted.series, to_char(earlier."date", 'YYYY-MM-DD'), earlier."value", earlier.revision
+    from wanted join index_reading_revisions earlier using (source_id, location, "index")
+    where earlier."date" between wanted."from" and wanted."to"
+      and earlier.recorded_at < ${until} and earlier.replaced_at >= ${until}
+    order by series, "date"`.execute(db);
+  for (const { series: at, date, value, revision } of rows) found[at]!.push({ date, value, revision });
+  return found;
+};
