@@ -85,11 +85,13 @@ export const sourceLocationsAsOf = async (
   asOf: Date,
 ): Promise<string[]> => {
   const { rows } = await sql<{ location: string }>`
-    select location from index_readings
-      where source_id = ${sourceId} and "date" between ${from} and ${to} and recorded_at <= ${asOf}
-    union
-    select location from index_reading_revisions
-      where source_id = ${sourceId} and "date" between ${from} and ${to} and recorded_at <= ${asOf}
+    select location from (
+      select location from index_readings
+        where source_id = ${sourceId} and "date" between ${from} and ${to} and recorded_at <= ${asOf}
+      union
+      select location from index_reading_revisions
+        where source_id = ${sourceId} and "date" between ${from} and ${to} and recorded_at <= ${asOf}
+    ) as held
     order by location collate "C"`.execute(db);
   return rows.map((row) => row.location);
 };
