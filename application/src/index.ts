@@ -1,6 +1,8 @@
 export { actorOf } from './actor-of';
 export { checkEvaluationDigests, type DigestCheck } from './audit/evaluation-digests';
 export { type MonitoredDayReplay, replayMonitoredDay } from './audit/replay-monitored-day';
+// Climatologies: a requested version computed from stored readings (INDEX-DATA §3)
+export { climatologyDates, computeClimatology } from './climatologies/compute-climatology';
 export type { CommandContext } from './command-context';
 export type { CommandDeps } from './command-deps';
 export { type DecodedEvent, decodeEvent, isOneOf } from './decode-event';

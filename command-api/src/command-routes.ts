@@ -14,6 +14,7 @@ import { createFarmerProfile } from './farms/farmers/post';
 import { registerFarmerRoute } from './farms/registrations/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
+import { requestClimatologyRoute } from './insurance/index-sources/source_id/climatologies/post';
 import { registerUnitAreasRoute } from './insurance/index-sources/source_id/units/post';
 import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
@@ -62,7 +63,7 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     registerProductVersionRoute,
     retireProductVersionRoute,
   ]),
-  ...tagged('Index data', [registerIndexSourceRoute, registerUnitAreasRoute]),
+  ...tagged('Index data', [registerIndexSourceRoute, registerUnitAreasRoute, requestClimatologyRoute]),
   ...tagged('Programmes and reinsurance', [
     createProgrammeRoute,
     updateProgrammeRoute,

@@ -43,6 +43,22 @@ export {
   type StoredCheckpoint,
 } from './queries/audit-tree';
 export {
+  type ClimatologyJobRecord,
+  type ClimatologyLease,
+  type ClimatologyRequestRecord,
+  type ClimatologyVersionQuery,
+  type ComputedClimatology,
+  claimClimatology,
+  climatologyOwner,
+  finishClimatology,
+  loadClimatology,
+  loadClimatologyJob,
+  recordClimatologyRequest,
+  renewClimatologyLease,
+  sourceHasReadingsIn,
+  sourceLocationsAsOf,
+} from './queries/climatologies';
+export {
   type MonitoredPerilColumns,
   monitoredPerilsFromColumns,
   monitoredPerilsToColumns,
@@ -81,11 +97,13 @@ export {
   type ReadModelConsistencyOptions,
 } from './read-your-writes';
 export type * from './schema/audit-integrator/audit-log-tables';
+export type * from './schema/command-api/climatology-request-tables';
 export type * from './schema/command-api/farmer-key-tables';
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/portfolio-backtest-request-tables';
 export type * from './schema/command-api/webhook-secret-tables';
+export type * from './schema/monitor/climatology-tables';
 export type * from './schema/monitor/policy-monitor-tables';
 export type * from './schema/monitor/portfolio-backtest-run-tables';
 export type * from './schema/projector/checkpoint-tables';

@@ -1,9 +1,11 @@
 import type { AuditLogTables } from './schema/audit-integrator/audit-log-tables';
+import type { ClimatologyRequestTables } from './schema/command-api/climatology-request-tables';
 import type { FarmerKeyTables } from './schema/command-api/farmer-key-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { PortfolioBacktestRequestTables } from './schema/command-api/portfolio-backtest-request-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
+import type { ClimatologyTables } from './schema/monitor/climatology-tables';
 import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables';
 import type { PortfolioBacktestRunTables } from './schema/monitor/portfolio-backtest-run-tables';
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
@@ -40,6 +42,8 @@ export interface ReadModels
     PolicyMonitorTables,
     PortfolioBacktestRequestTables,
     PortfolioBacktestRunTables,
+    ClimatologyRequestTables,
+    ClimatologyTables,
     AuditLogTables {
   idempotency_keys: IdempotencyKeysTable;
 }

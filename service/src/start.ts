@@ -49,6 +49,7 @@ import {
 import { parseSignerKey } from '@cropcover/verifiable-log';
 import {
   configuredBreachSource,
+  startClimatologyRunner,
   startPolicyMonitor,
   startPortfolioBacktestRunner,
   startProgrammeBookKeeper,
@@ -245,6 +246,8 @@ export const startService = async (
   const backtests = runs('monitor')
     ? startPortfolioBacktestRunner({ eventStore, db, clock: systemClock, logger })
     : undefined;
+  // So are the climatologies asked for.
+  const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock: systemClock, logger }) : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -267,6 +270,7 @@ export const startService = async (
   if (monitor) stops.push(monitor.stop);
   if (bookKeeper) stops.push(bookKeeper.stop);
   if (backtests) stops.push(backtests.stop);
+  if (climatologies) stops.push(climatologies.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

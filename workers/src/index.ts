@@ -1,3 +1,5 @@
+export { type ClimatologyRunnerOptions, startClimatologyRunner } from './climatologies/climatology-runner';
+export type { LeasedJobRunner } from './leased-jobs/leased-job-runner';
 export {
   DEFAULT_MONITOR_INTERVAL_MS,
   type PolicyMonitor,

@@ -71,6 +71,7 @@ export const PROBLEM_STATUSES = {
 
   // Index data: climatologies (INDEX-DATA §3)
   climatology_not_found: 404,
+  climatology_name_taken: 409,
   no_readings_in_years: 422,
   years_not_past: 422,
   no_climatology: 422,

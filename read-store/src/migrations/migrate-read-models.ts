@@ -38,6 +38,7 @@ import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 import { auditLeafEnvelopes } from './0041-audit-leaf-envelopes';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
 import { unitAreas } from './0065-unit-areas';
+import { climatologies } from './0066-climatologies';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -80,6 +81,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0041-audit-leaf-envelopes': auditLeafEnvelopes,
   '0055-index-source-descriptors': indexSourceDescriptors,
   '0065-unit-areas': unitAreas,
+  '0066-climatologies': climatologies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

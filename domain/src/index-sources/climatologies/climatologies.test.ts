@@ -57,7 +57,7 @@ describe('exact statistics', () => {
     expect([normal.percentiles.p5, normal.percentiles.p35, normal.percentiles.p50, normal.percentiles.p95]).toEqual([
       10, 20, 20, 30,
     ]);
-    expect(exactNormalOf(millionths(0, 2)).sd).toBe(1.414214);
+    expect(exactNormalOf(millionths(0, 4)).sd).toBe(2.828427);
     expect(exactNormalOf(millionths(0, 0.000001)).sd).toBe(0.000001);
     // 20 values: p5 is the 1st, p50 the 10th, p95 the 19th.
     const twenty = exactNormalOf(millionths(...Array.from({ length: 20 }, (_, at) => 20 - at)));

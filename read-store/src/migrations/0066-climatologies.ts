@@ -1,0 +1,61 @@
+import { type Kysely, sql } from 'kysely';
+
+// Climatologies (INDEX-DATA §3): the request the command API records, the run a monitor claims and
+// finishes, and the immutable versions it writes with each location's normals.
+export const climatologies = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('climatology_requests')
+      .addColumn('job_id', 'text', (column) => column.primaryKey())
+      .addColumn('source_id', 'text', (column) => column.notNull())
+      .addColumn('name', 'text', (column) => column.notNull())
+      .addColumn('organization_id', 'text', (column) => column.notNull())
+      .addColumn('year_from', 'integer', (column) => column.notNull())
+      .addColumn('year_to', 'integer', (column) => column.notNull())
+      .addColumn('period', 'jsonb', (column) => column.notNull())
+      .addColumn('stat', 'text', (column) => column.notNull())
+      .addColumn('min_years', 'integer', (column) => column.notNull())
+      .addColumn('requested_by', 'text', (column) => column.notNull())
+      .addColumn('requested_at', 'timestamptz', (column) => column.notNull())
+      .execute();
+    await sql`create index climatology_requests_order_idx on climatology_requests (requested_at, job_id)`.execute(db);
+    await db.schema
+      .createTable('climatology_runs')
+      .addColumn('job_id', 'text', (column) => column.primaryKey())
+      .addColumn('status', 'text', (column) => column.notNull())
+      .addColumn('lease_id', 'text')
+      .addColumn('leased_until', 'timestamptz')
+      .addColumn('attempts', 'integer', (column) => column.notNull())
+      .addColumn('started_at', 'timestamptz', (column) => column.notNull())
+      .addColumn('completed_at', 'timestamptz')
+      .addColumn('version', 'integer')
+      .addColumn('error', 'jsonb')
+      .execute();
+    await db.schema
+      .createTable('climatologies')
+      .addColumn('source_id', 'text', (column) => column.notNull())
+      .addColumn('name', 'text', (column) => column.notNull())
+      .addColumn('version', 'integer', (column) => column.notNull())
+      .addColumn('digest', 'text', (column) => column.notNull())
+      .addColumn('organization_id', 'text', (column) => column.notNull())
+      .addColumn('year_from', 'integer', (column) => column.notNull())
+      .addColumn('year_to', 'integer', (column) => column.notNull())
+      .addColumn('period', 'jsonb', (column) => column.notNull())
+      .addColumn('stat', 'text', (column) => column.notNull())
+      .addColumn('min_years', 'integer', (column) => column.notNull())
+      .addColumn('readings_as_of', 'timestamptz', (column) => column.notNull())
+      .addColumn('computed_at', 'timestamptz', (column) => column.notNull())
+      .addColumn('job_id', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('climatologies_pkey', ['source_id', 'name', 'version'])
+      .execute();
+    await db.schema
+      .createTable('climatology_normals')
+      .addColumn('source_id', 'text', (column) => column.notNull())
+      .addColumn('name', 'text', (column) => column.notNull())
+      .addColumn('version', 'integer', (column) => column.notNull())
+      .addColumn('location', 'text', (column) => column.notNull())
+      .addColumn('periods', 'jsonb', (column) => column.notNull())
+      .addPrimaryKeyConstraint('climatology_normals_pkey', ['source_id', 'name', 'version', 'location'])
+      .execute();
+  },
+};
