@@ -97,6 +97,12 @@ export const configVariables = [
       'HTTP worker processes `npm start` runs beside the one process that runs the projector and the workers (node:cluster).',
   },
   {
+    name: 'DATABASE_WAIT_MS',
+    default: '5000',
+    description:
+      'How long a service process waits for a database connection, or for the answer to one query, before it gives up (a request answers 503 with Retry-After; SPEC §10).',
+  },
+  {
     name: 'HTTP_REQUEST_TIMEOUT_MS',
     default: '30000',
     description: 'How long a client has to send a whole request (headers and body) before it gets a 408.',
@@ -228,6 +234,7 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly metricsToken: string | undefined;
   readonly readYourWritesTimeoutMs: number;
+  readonly databaseWaitMs: number;
   readonly httpRequestTimeoutMs: number;
   /** HTTP worker processes of the all-in-one service (`npm start`); the processes of the production
    *  topology ignore it. */
@@ -316,6 +323,7 @@ const schema = z
     METRICS_TOKEN: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
     READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 60_000),
+    DATABASE_WAIT_MS: integer(100, 600_000),
     HTTP_REQUEST_TIMEOUT_MS: integer(1_000, 600_000),
     HTTP_WORKERS: integer(1, 64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -472,6 +480,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     metricsToken: values.METRICS_TOKEN,
     readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
+    databaseWaitMs: values.DATABASE_WAIT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
     httpWorkers: values.HTTP_WORKERS,
     logLevel: values.LOG_LEVEL,

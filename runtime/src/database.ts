@@ -22,15 +22,57 @@ const typeParsers = {
 export interface PoolOptions {
   readonly max?: number;
   readonly applicationName?: string;
+  /** How long to wait for a connection, or for the answer to one query, before failing (SPEC §10:
+   *  PostgreSQL unreachable or slow must not hang a request). Unbounded when absent (migrations, CLIs). */
+  readonly waitMs?: number;
+}
+
+const READ_TIMEOUT = 'Query read timeout';
+
+interface ClientInternals {
+  readonly connection: { readonly stream: { destroy(): void } };
+}
+
+/**
+ * A client whose query went unanswered past its bound ends its connection at once. Across a partition
+ * the query's packets wait for TCP's retransmissions, which back off to tens of seconds: the connection
+ * would stay stuck well after the network returned, with every later query (a transaction's rollback
+ * first) queued behind it. Ended, its queued queries fail at once and the pool opens a fresh connection.
+ */
+class BoundedWaitClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; every one passes through unchanged
+  override query(...args: any[]): any {
+    const callback = args.at(-1);
+    if (typeof callback === 'function')
+      args[args.length - 1] = (error: Error | undefined, result: unknown) => {
+        this.endIfUnanswered(error);
+        callback(error, result);
+      };
+    const answered: unknown = Reflect.apply(super.query, this, args);
+    if (answered instanceof Promise) answered.catch((error: Error) => this.endIfUnanswered(error));
+    return answered;
+  }
+
+  private endIfUnanswered(error: Error | undefined): void {
+    if (error?.message === READ_TIMEOUT) (this as unknown as ClientInternals).connection.stream.destroy();
+  }
 }
 
 /** A pg pool with bigint int8 parsing; errors of idle connections are logged instead of crashing. */
 export const createPool = (
   url: string,
   logger: Logger,
-  { max = 10, applicationName = 'cropcover' }: PoolOptions = {},
+  { max = 10, applicationName = 'cropcover', waitMs }: PoolOptions = {},
 ) => {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName, types: typeParsers });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: applicationName,
+    types: typeParsers,
+    ...(waitMs === undefined
+      ? {}
+      : { Client: BoundedWaitClient, connectionTimeoutMillis: waitMs, query_timeout: waitMs, keepAlive: true }),
+  });
   // The message and code only: pg's error carries the whole client (statements, connection state).
   pool.on('error', (error) =>
     logger.error({ error: error.message, code: (error as { code?: string }).code }, 'idle database connection failed'),

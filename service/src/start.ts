@@ -103,12 +103,17 @@ export const startService = async (
   const tracing = await startTracing(config.tracing);
   const runs = (role: Role): boolean => roles.includes(role);
   const database = await resolveDatabaseUrl(config, logger);
-  const pool = createPool(database.url, logger, { applicationName: `cropcover-${roles.join('+')}` });
-  const db = createKysely<ReadModels>(pool);
+  const applicationName = `cropcover-${roles.join('+')}`;
   // Every process brings the schema up to date (idempotent, serialised by a lock), so start order does not
-  // matter. Without EVENTSTORE_URL the log is the `events` table of the same database.
-  if (!config.eventStoreUrl) await migrateEventStore(pool);
-  await migrateReadModels(db);
+  // matter. Without EVENTSTORE_URL the log is the `events` table of the same database. Through a pool of
+  // its own without the serving pool's wait bound: a migration may rewrite a large table.
+  const migrationPool = createPool(database.url, logger, { max: 1, applicationName });
+  if (!config.eventStoreUrl) await migrateEventStore(migrationPool);
+  const migrating = createKysely<ReadModels>(migrationPool);
+  await migrateReadModels(migrating);
+  await migrating.destroy();
+  const pool = createPool(database.url, logger, { applicationName, waitMs: config.databaseWaitMs });
+  const db = createKysely<ReadModels>(pool);
   // Every reader and writer sees farmers' personal data through the sealing store (SPEC §6 erasure): sealed
   // in the log, open while the farmer's key exists. The Kafka publisher alone reads the log beneath, so the
   // topics carry only the sealed text.

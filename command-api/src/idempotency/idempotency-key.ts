@@ -107,6 +107,15 @@ export const idempotencyKey =
         heartbeat.unref();
         endOnceRecorded(res, async (response) => {
           clearInterval(heartbeat);
+          if (response.status === 503) {
+            // The database could not serve the request (SPEC §10): releasing the claim would wait out the same
+            // unreachable database before the answer goes. It is released behind the answer; a retry meanwhile
+            // meets 409 in flight with Retry-After, and an unreleased claim frees itself when its lease runs out.
+            releaseIdempotencyKey(db, held).catch((error: unknown) =>
+              logger.warn({ err: error }, 'could not release the claim on an Idempotency-Key'),
+            );
+            return;
+          }
           try {
             if (isFinalAnswer(response.status)) await completeIdempotencyKey(db, held, response);
             else await releaseIdempotencyKey(db, held);

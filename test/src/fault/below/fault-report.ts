@@ -46,6 +46,12 @@ export const faultReport = (told: Told, window: FaultWindow) => {
     lostConnections: during.filter((answer) => answer.status === 'lost').length,
     stalled: told.answers.filter((answer) => answer.status === 'stalled').map((answer) => answer.what),
     slowestMs: Math.round(Math.max(0, ...during.map((answer) => answer.ms))),
+    /** The longest a request waited to be refused: SPEC §10 bounds it (5 s by default). */
+    slowestRefusalMs: Math.round(Math.max(0, ...failed.map((answer) => answer.ms))),
+    slowest: [...during]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((answer) => `${answer.what} ${answer.status} ${Math.round(answer.ms)} ms`),
     /** From the fault's end to the first write acknowledged that was sent after it. */
     recoveredAfterMs: firstWriteAfter === undefined ? undefined : Math.round(firstWriteAfter - window.to),
   };

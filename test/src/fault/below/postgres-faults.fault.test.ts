@@ -7,7 +7,7 @@ import { eventually, startWebhookReceiver, type WebhookReceiver } from '../../su
 import { type FaultWindow, faultReport } from './fault-report';
 import { insuranceWorkload, insurer, type Workload } from './insurance-workload';
 import { auditChainBreaks, consumersBehind, lostAndDoubled, webhookFindings, wholeLog } from './log-invariants';
-import { whyFaultsCannotRun } from './network-namespace';
+import { dropTrafficOf, whyFaultsCannotRun } from './network-namespace';
 import { createPrimaryCluster, type PostgresCluster } from './postgres-cluster';
 import { type ServiceTopology, startTopology } from './service-topology';
 
@@ -53,7 +53,11 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
   });
 
   /** Runs the workload across `inject`, then checks every invariant and prints the scenario's figures. */
-  const underLoad = async (scenario: string, inject: () => Promise<FaultWindow>) => {
+  const underLoad = async (
+    scenario: string,
+    inject: () => Promise<FaultWindow>,
+    { webhooksMayDouble = false }: { webhooksMayDouble?: boolean } = {},
+  ) => {
     const workload: Workload = insuranceWorkload(topology.urlOf, scenario);
     const clients = workload.run(CLIENTS);
     let window: FaultWindow;
@@ -68,6 +72,7 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
     const resumeFrom = performance.now();
     const log = await wholeLog(pool);
     const head = log.at(-1)!.position;
+    const behindWhenLoadStopped = await consumersBehind(pool, head, log.length);
     await eventually(async () => (await consumersBehind(pool, head, log.length)).length === 0, 60_000).catch(
       () => undefined,
     );
@@ -87,6 +92,7 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
       breaches: webhooks.breaches,
       webhooksMissing: webhooks.missing.length,
       webhooksDoubled: webhooks.doubled.length,
+      behindWhenLoadStopped,
       consumersCaughtUpWithinMs: resumedAfterMs,
     };
     console.info(`reliability: ${JSON.stringify(figures)}`);
@@ -106,7 +112,7 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
     expect(await consumersBehind(pool, head, log.length)).toEqual([]);
     expect(await auditChainBreaks(pool, log, topology.urlOf('queryApi'))).toEqual([]);
     expect(webhooks.missing).toEqual([]);
-    expect(webhooks.doubled).toEqual([]);
+    if (!webhooksMayDouble) expect(webhooks.doubled).toEqual([]);
     return figures;
   };
 
@@ -118,6 +124,28 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
       await cluster.start();
       return { from, to: performance.now() };
     });
+    expect(figures.recoveredAfterMs).toBeLessThan(10_000);
+  });
+
+  it('PostgreSQL unreachable for 30 s (packets dropped): bounded 503s with Retry-After, recovery within seconds', async () => {
+    const figures = await underLoad(
+      'partition-30s',
+      async () => {
+        const from = performance.now();
+        const restore = await dropTrafficOf(cluster.port);
+        await sleep(30_000);
+        await restore();
+        return { from, to: performance.now() };
+      },
+      {
+        // A delivery sent while its outcome cannot be recorded is sent again, under the same webhook-id
+        // (at least once, as Standard Webhooks has it): docs/reliability.md counts them.
+        webhooksMayDouble: true,
+      },
+    );
+    // SPEC §10: a request fails within its bound (5 s) rather than hang; twice that allows for two loaded
+    // cores. One sent as the network went may still succeed once it returns, later than that.
+    expect(figures.slowestRefusalMs).toBeLessThan(10_000);
     expect(figures.recoveredAfterMs).toBeLessThan(10_000);
   });
 });
