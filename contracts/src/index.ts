@@ -21,8 +21,12 @@ export {
 // Shapes every part of the API shares, and currencies
 export { NoBody } from './common';
 export { ACTIVE_CURRENCIES, isIsoCurrency, minorUnitExponent } from './currency';
-// The HTTP API: problem codes and route declarations
+// The HTTP API: problem codes, route declarations, and every operation's request and answer for clients
 export {
+  type ApiAnswer,
+  type ApiOperation,
+  type ApiRequest,
+  apiOperations,
   type DeclaredCodeOf,
   type HttpMethod,
   mayAnswer,

@@ -1,16 +1,14 @@
-import type { AuditCheckpoint, AuditEvent, AuditKey, AuditKeyList, PolicyEventPage } from '@cropcover/contracts';
-import { apiGet } from './client';
+import type { AuditCheckpoint, AuditEvent } from '@cropcover/contracts';
+import { callApi, everyPage } from './client';
 
 // The audit endpoints the console reads (SPEC §7 Audit): a policy's events with the log's proof of each,
 // and the keys that sign checkpoints, typed by the API's own contracts.
 
-/** An event of `…/events?proofs=true`: the contract's event, whose proof fields that query always fills
- *  (`leaf_index` and `proof` stay nullable: null until the integrator and a checkpoint have taken it). */
+/** An event of `…/events?proofs=true` on a log that keeps the texts it hashed: the contract's event with
+ *  its proof fields filled (`leaf_index` and `proof` stay nullable: null until the integrator and a
+ *  checkpoint have taken it). */
 export type ProvenAuditEvent = AuditEvent &
   Required<Pick<AuditEvent, 'stored' | 'prev' | 'leaf_hash' | 'leaf_index' | 'proof'>>;
-
-/** A page of `…/events?proofs=true`: its events proven against its `checkpoint`. */
-type ProvenEventPage = Omit<PolicyEventPage, 'items'> & { readonly items: ProvenAuditEvent[] };
 
 /** A policy's events with their proofs, page by page as the API answers them (a page's proofs are
  *  against that page's checkpoint, which may be newer than the previous page's). */
@@ -18,19 +16,30 @@ export interface ProvenEvents {
   readonly pages: readonly { readonly events: ProvenAuditEvent[]; readonly checkpoint: AuditCheckpoint | null }[];
 }
 
-/** The API's largest page. */
-const PAGE_SIZE = 100;
+const isProven = (event: AuditEvent): event is ProvenAuditEvent =>
+  event.stored !== undefined &&
+  event.prev !== undefined &&
+  event.leaf_hash !== undefined &&
+  event.leaf_index !== undefined &&
+  event.proof !== undefined;
+
+/** The page's events, each with what a verifier needs: an event the log kept no texts of cannot be
+ *  proven, and the page says so rather than judging it. */
+const provenEvents = (events: readonly AuditEvent[]): ProvenAuditEvent[] =>
+  events.map((event) => {
+    if (isProven(event)) return event;
+    throw new Error(`Event ${event.revision} came without the texts its leaf hashed: this log cannot prove it.`);
+  });
 
 export const listProvenEvents = async (policyId: string, signal: AbortSignal): Promise<ProvenEvents> => {
-  const path = `/insurance/policies/${encodeURIComponent(policyId)}/events`;
-  const pageOf = (page: number) =>
-    apiGet<ProvenEventPage>(path, { proofs: 'true', page, page_size: PAGE_SIZE }, signal);
-  const first = await pageOf(1);
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, index) => pageOf(index + 2)),
+  const pages = await everyPage((page, page_size) =>
+    callApi(
+      'GET /insurance/policies/{policy_id}/events',
+      { params: { policy_id: policyId }, query: { proofs: true, page, page_size } },
+      signal,
+    ),
   );
-  return { pages: [first, ...rest].map((page) => ({ events: page.items, checkpoint: page.checkpoint ?? null })) };
+  return { pages: pages.map((page) => ({ events: provenEvents(page.items), checkpoint: page.checkpoint ?? null })) };
 };
 
-export const listAuditKeys = async (signal: AbortSignal): Promise<AuditKey[]> =>
-  (await apiGet<AuditKeyList>('/audit/keys', {}, signal)).keys;
+export const listAuditKeys = async (signal: AbortSignal) => (await callApi('GET /audit/keys', {}, signal)).keys;

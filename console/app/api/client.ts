@@ -1,7 +1,10 @@
+import type { ApiAnswer, ApiOperation, ApiRequest } from '@cropcover/contracts';
 import { sessionToken, signOut } from '../session';
 
-// Every call of the console goes through here: same origin, the session's bearer token, and a problem
-// (RFC 9457) turned into an error that says what the API said.
+// Every call of the console goes through `callApi`: same origin, the session's bearer token, and a problem
+// (RFC 9457) turned into an error that says what the API said. A call names its operation as the route
+// declares it (`GET /insurance/policies/{policy_id}`); the contracts' operations map types what it sends
+// and what it gets, so a changed contract fails `tsc -p console`, and the path is built from the operation.
 
 export class ApiProblem extends Error {
   constructor(
@@ -13,63 +16,83 @@ export class ApiProblem extends Error {
   }
 }
 
-export type Query = Record<string, string | number | undefined>;
+/** A request as it goes on the wire, whichever operation it is for: its parts' fields are each route's
+ *  own (the operation's `ApiRequest` says which), read here by name. */
+interface WireRequest {
+  readonly params?: object;
+  readonly query?: object;
+  readonly headers?: object;
+  readonly body?: unknown;
+}
 
-const withQuery = (path: string, query: Query = {}): string => {
+/** `GET /insurance/policies/{policy_id}` with its parameters → the method and the URL to fetch. */
+const target = (operation: ApiOperation, { params = {}, query = {} }: WireRequest) => {
+  const space = operation.indexOf(' ');
+  const values = new Map(Object.entries(params));
+  const path = operation
+    .slice(space + 1)
+    .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values.get(name))));
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
-  return text === '' ? path : `${path}?${text}`;
+  return { method: operation.slice(0, space), url: text === '' ? path : `${path}?${text}` };
 };
 
 const problemOf = async (response: Response): Promise<ApiProblem> => {
   try {
-    const problem = (await response.json()) as { code?: string; detail?: string; title?: string };
+    const problem: { code?: string; detail?: string; title?: string } = await response.json();
     return new ApiProblem(response.status, problem.code, problem.detail ?? problem.title ?? response.statusText);
   } catch {
     return new ApiProblem(response.status, undefined, response.statusText);
   }
 };
 
-const call = async <T>(path: string, init: RequestInit): Promise<T> => {
+/** The operations that answer a body: every one but the 204s, which the read-only console never calls. */
+type AnsweringOperation = { [O in ApiOperation]: ApiAnswer<O> extends undefined ? never : O }[ApiOperation];
+
+/** Calls an operation of the API as the signed-in token and answers its success body. A 401 signs out: the
+ *  token is no good for anything. The console is read-only: its one write asks the API to compute
+ *  something (an as-if backtest), never to change the book. */
+export const callApi = async <O extends AnsweringOperation>(
+  operation: O,
+  request: ApiRequest<O> & WireRequest,
+  signal?: AbortSignal,
+): Promise<ApiAnswer<O>> => {
   const token = sessionToken();
   if (token === null) throw new ApiProblem(401, 'unauthorized', 'Sign in with a token first.');
-  const response = await fetch(path, {
-    ...init,
-    headers: { ...init.headers, authorization: `Bearer ${token}`, accept: 'application/json' },
+  const { method, url } = target(operation, request);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    if (value !== undefined) headers[name] = String(value);
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    ...(signal ? { signal } : {}),
   });
-  if (response.ok) return (await response.json()) as T;
+  // The body is the route's declared success schema: the route walk through a validating proxy
+  // (test/src/e2e/openapi-routes.e2e.test.ts) holds the API to it, and the console bundles no zod to
+  // check it again.
+  if (response.ok) return response.json();
   const problem = await problemOf(response);
   if (response.status === 401) signOut(`The API refused the token: ${problem.message}`);
   throw problem;
 };
 
-/** GET of a path of the API as the signed-in token. A 401 signs out: the token is no good for anything. */
-export const apiGet = <T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> =>
-  call<T>(withQuery(path, query), signal ? { signal } : {});
-
-/** POST of a JSON body: only to ask the API to compute something (an as-if backtest), never to change the
- *  book — the console is read-only. */
-export const apiPost = <T>(path: string, body: unknown): Promise<T> =>
-  call<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-interface Page<Item> {
-  readonly items: Item[];
-  readonly total: number;
-}
-
-/** The API's largest page: reading every item of a list in as few requests as it allows. */
+/** The API's largest page: reading a whole list in as few requests as it allows. */
 const PAGE_SIZE = 100;
 
-/** Every item of a paginated list: the first page, then the others side by side. */
-export const apiGetAll = async <Item>(path: string, query: Query, signal?: AbortSignal): Promise<Item[]> => {
-  const first = await apiGet<Page<Item>>(path, { ...query, page: 1, page_size: PAGE_SIZE }, signal);
-  const pages = Math.ceil(first.total / PAGE_SIZE);
+/** Every page of a paginated list: the first, then the others side by side. */
+export const everyPage = async <Page extends { readonly total: number }>(
+  pageOf: (page: number, page_size: number) => Promise<Page>,
+): Promise<Page[]> => {
+  const first = await pageOf(1, PAGE_SIZE);
   const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, index) =>
-      apiGet<Page<Item>>(path, { ...query, page: index + 2, page_size: PAGE_SIZE }, signal),
+    Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, index) =>
+      pageOf(index + 2, PAGE_SIZE),
     ),
   );
-  return [...first.items, ...rest.flatMap((page) => page.items)];
+  return [first, ...rest];
 };

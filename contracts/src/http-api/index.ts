@@ -1,3 +1,4 @@
+export { type ApiAnswer, type ApiOperation, type ApiRequest, apiOperations } from './api-operations';
 export {
   PROBLEM_STATUSES,
   PROBLEM_TITLES,

@@ -2,7 +2,7 @@ import type { Peril } from '@cropcover/contracts';
 import { earlierDate, laterDate } from '../insurance/calendar/calendar-date';
 import { type CoverTerm, termYearsBack } from '../insurance/calendar/cover-term';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
-import { roundedMinorUnits } from '../insurance/money/payout';
+import { payoutFor, roundedMinorUnits } from '../insurance/money/payout';
 import { type Zone, zoneKey } from '../programmes/accumulation-zone';
 
 // The as-if backtest's core (SPEC §7 "Portfolio backtest"): what the book in force would have paid in
@@ -232,10 +232,13 @@ export class AsIfBook<Terms> {
               return;
             }
             complete &&= outcome.complete;
-            // As payoutFor: what the cover is due, within what is left of the policy's limit.
-            const pay = Math.min(
+            // A season pays each cover once, so nothing was paid for it yet; the covers before it in the
+            // policy's order have taken `paid` of its limit.
+            const pay = payoutFor(
               amountOf(sumInsuredMinor, outcome.duePerSumInsured, group.rounding),
-              limitMinor - paid,
+              limitMinor,
+              0,
+              paid,
             );
             if (pay <= 0) return;
             paid += pay;
