@@ -3,6 +3,7 @@ export {
   type AuditIntegrator,
   type AuditIntegratorOptions,
   createAuditIntegrator,
+  SinkRefusal,
   startAuditIntegrator,
 } from './audit-log/audit-integrator';
 export {
@@ -10,7 +11,18 @@ export {
   startCheckpointDistribution,
   startConfiguredCheckpointDistribution,
 } from './audit-log/checkpoint-distribution';
-export { type CheckpointSink, directoryCheckpointSink } from './audit-log/checkpoint-sink';
+export {
+  type CheckpointSink,
+  claimCheckpointSinkDirectory,
+  directoryCheckpointSink,
+} from './audit-log/checkpoint-sink';
+export {
+  type CheckpointSinkHealth,
+  checkpointSinkHealth,
+  SINK_FAILING_METRIC,
+  SINK_FAILURES_METRIC,
+} from './audit-log/checkpoint-sink-health';
+export { type AuditLogOptions, checkpointOrigin, startAuditLog } from './audit-log/log-sink-start';
 export {
   type ConfiguredPublisherDeps,
   startConfiguredIntegrationPublisher,

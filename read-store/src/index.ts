@@ -30,6 +30,7 @@ export {
 export { type ExportedBundle, exportAuditBundle } from './queries/audit-bundle';
 export { loadSigningKeys, type SigningKeyRecord } from './queries/audit-keys';
 export { type ShownLeaf, shownLeaves } from './queries/audit-leaf-inputs';
+export { checkpointSinkReadinessCheck, loadAuditLogId } from './queries/audit-log-identity';
 export {
   checkpointOnTheWire,
   type KeptLeaf,

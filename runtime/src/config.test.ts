@@ -51,7 +51,7 @@ describe('loadConfig', () => {
       indexSourceDefaults: {},
       tracing: { enabled: false, serviceName: 'cropcover', sampler: 'parentbased_always_on', samplerRatio: 1 },
       auditSigningKey: SANDBOX_AUDIT_SIGNING_KEY,
-      auditCheckpointDir: '.data/audit-checkpoints',
+      auditCheckpointDir: undefined,
       personalDataKeys: [{ id: 'sandbox1', key: Buffer.from(SANDBOX_PERSONAL_DATA_KEY.split(':')[1] ?? '', 'base64') }],
     });
   });
@@ -208,7 +208,7 @@ describe('loadConfig', () => {
   describe('the audit signing key', () => {
     it('defaults to the public sandbox key in the sandbox, and to none in production', () => {
       expect(loadConfig({}).auditSigningKey).toBe(SANDBOX_AUDIT_SIGNING_KEY);
-      expect(loadConfig({ DATA_DIR: '/d' }).auditCheckpointDir).toBe('/d/audit-checkpoints');
+      expect(loadConfig({ AUDIT_CHECKPOINT_DIR: '/d/sink' }).auditCheckpointDir).toBe('/d/sink');
       expect(
         loadConfig({ APP_ENV: 'production', PERSONAL_DATA_KEYS: productionDataKey, AUTH_JWT_SECRET: strongSecret })
           .auditSigningKey,

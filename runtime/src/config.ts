@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { parseSignerKey } from '@cropcover/verifiable-log';
 import { z } from 'zod';
 
@@ -149,7 +148,7 @@ export const configVariables = [
   {
     name: 'AUDIT_SIGNING_KEY',
     description:
-      "C2SP signed-note signer key (`PRIVATE+KEY+<name>+<key id>+<base64>`, Ed25519) that signs the audit log's checkpoints; its name is the checkpoint origin. In the sandbox it defaults to a public key; in production, unset leaves the audit integrator off.",
+      "C2SP signed-note signer key (`PRIVATE+KEY+<name>+<key id>+<base64>`, Ed25519) that signs the audit log's checkpoints; their origin is its name, then `/<log id>`. In the sandbox it defaults to a public key; in production, unset leaves the audit integrator off.",
     secret: true,
   },
   {
@@ -161,7 +160,7 @@ export const configVariables = [
   {
     name: 'AUDIT_CHECKPOINT_DIR',
     description:
-      'The checkpoint sink: a directory each signed checkpoint is written to once, as `<size>.checkpoint` (object storage with a retention lock in production). Unset: `<DATA_DIR>/audit-checkpoints`.',
+      "The checkpoint sink of this database's audit log: a directory each signed checkpoint is written to once, as `<size>.checkpoint` (object storage with a retention lock in production). One log, one sink: a directory holding another log's checkpoints is refused at start. Unset: `<DATA_DIR>/audit-checkpoints/<log id>`.",
   },
   {
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
@@ -252,7 +251,8 @@ export interface Config {
   readonly tracing: TracingConfig;
   /** Signs the audit log's checkpoints; undefined in production without AUDIT_SIGNING_KEY (no integrator). */
   readonly auditSigningKey: string | undefined;
-  readonly auditCheckpointDir: string;
+  /** The checkpoint sink set in the environment; undefined: one per log under DATA_DIR (its id is in the database). */
+  readonly auditCheckpointDir: string | undefined;
   /** Wrap and unwrap the per-farmer keys of personal data; the first wraps new ones. */
   readonly personalDataKeys: readonly PersonalDataKey[];
 }
@@ -494,7 +494,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     indexSourceDefaults: values.INDEX_SOURCE_DEFAULTS ?? {},
     auditSigningKey:
       values.AUDIT_SIGNING_KEY ?? (values.APP_ENV === 'production' ? undefined : SANDBOX_AUDIT_SIGNING_KEY),
-    auditCheckpointDir: values.AUDIT_CHECKPOINT_DIR ?? join(values.DATA_DIR, 'audit-checkpoints'),
+    auditCheckpointDir: values.AUDIT_CHECKPOINT_DIR,
     personalDataKeys: values.PERSONAL_DATA_KEYS ?? [
       {
         id: SANDBOX_PERSONAL_DATA_KEY.split(':')[0]!,

@@ -10,15 +10,15 @@ import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore, readStoredEvents, readStoredEventsAt } from '@cropcover/eventstore';
 import {
-  directoryCheckpointSink,
   readModelProjections,
-  startAuditIntegrator,
+  startAuditLog,
   startConfiguredCheckpointDistribution,
   startConfiguredIntegrationPublisher,
   startProjector,
 } from '@cropcover/projector';
 import { consoleRouter, createQueryRouter } from '@cropcover/query-api';
 import {
+  checkpointSinkReadinessCheck,
   createReadModelConsistency,
   listenToCheckpointPublications,
   listenToFarmerKeyErasures,
@@ -145,15 +145,18 @@ export const startService = async (
   // The tree is built over the PostgreSQL log; on KurrentDB events carry their chain, but no integrator
   // builds the tree over it yet (issue 20).
   const auditSigner = config.auditSigningKey ? parseSignerKey(config.auditSigningKey) : undefined;
+  const auditSigns = auditSigner !== undefined && !config.eventStoreUrl;
   const auditIntegrator =
-    runs('projector') && auditSigner && !config.eventStoreUrl
-      ? startAuditIntegrator({
+    runs('projector') && auditSigner && auditSigns
+      ? await startAuditLog({
           pool,
+          db,
           signer: auditSigner,
-          origin: auditSigner.name,
-          sink: directoryCheckpointSink(config.auditCheckpointDir),
+          configuredSink: config.auditCheckpointDir,
+          dataDir: config.dataDir,
           clock: systemClock,
           logger,
+          metricsRegistry: metrics.registry,
         })
       : undefined;
   if (runs('projector') && !auditIntegrator) logger.warn('the audit log is off: no checkpoints are signed');
@@ -175,7 +178,12 @@ export const startService = async (
       )
     : undefined;
 
-  const readiness = [databaseReadinessCheck(pool), ...configuredKafkaReadiness(config, logger)];
+  const readiness = [
+    databaseReadinessCheck(pool),
+    ...configuredKafkaReadiness(config, logger),
+    // Where the log is signed, a failing checkpoint sink holds the breach webhooks: not ready (SPEC §10).
+    ...(auditSigns ? [checkpointSinkReadinessCheck(db)] : []),
+  ];
   let port: number;
   let closeHttp: () => Promise<void>;
   if (consistency) {
@@ -265,7 +273,7 @@ export const startService = async (
         metricsRegistry: metrics.registry,
         kafka: configuredBreachSource(config, logger),
         // Wherever the integrator signs checkpoints (a key, and the log on PostgreSQL), breaches wait for one.
-        auditGate: { awaitCheckpoint: auditSigner !== undefined && !config.eventStoreUrl },
+        auditGate: { awaitCheckpoint: auditSigns },
         hearCheckpoints: listenToCheckpointPublications(pool, logger),
       })
     : undefined;

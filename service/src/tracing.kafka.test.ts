@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createLogger, loadConfig, signDevToken } from '@cropcover/runtime';
 import {
   createTestDatabase,
@@ -87,9 +84,6 @@ describeWithKafka('tracing across the whole flow', () => {
       KAFKA_TOPIC_PARTITIONS: '1',
       WEBHOOK_ALLOW_INSECURE: 'true',
       MONITOR_ENABLED: 'false',
-      // A checkpoint sink of this database's own: the default under DATA_DIR outlives the database, and a
-      // sink refuses another tree's checkpoint of a size it holds, which would hold the breach's webhook.
-      AUDIT_CHECKPOINT_DIR: mkdtempSync(join(tmpdir(), 'tracing-audit-checkpoints-')),
     });
     service = await startService(ROLES, config, createLogger({ level: 'silent' }));
   }, 120_000);

@@ -11,6 +11,7 @@ import {
 } from '@cropcover/verifiable-log';
 import type pg from 'pg';
 import type { CheckpointSink } from './checkpoint-sink';
+import type { CheckpointSinkHealth } from './checkpoint-sink-health';
 
 // The one integrator (SPEC §7 Audit): off the append path, it takes the log's leaves in the order $all
 // commits them (readLeavesInCommitOrder waits for a late commit rather than pass it), appends them to the
@@ -26,6 +27,8 @@ export interface AuditIntegratorOptions {
   /** The checkpoint origin, e.g. `cropcover.example/audit/v1`. */
   readonly origin: string;
   readonly sink: CheckpointSink;
+  /** Told of each publication the sink took or refused, so a failing sink is loud. */
+  readonly sinkHealth?: CheckpointSinkHealth;
   readonly clock: Clock;
   readonly logger?: Logger;
   /** Sign when the newest checkpoint is this old… */
@@ -40,8 +43,16 @@ export interface AuditIntegratorOptions {
 export interface AuditIntegrator {
   /** Integrates one batch and signs a checkpoint if one is due; answers how many leaves it added. */
   integrateOnce(): Promise<number>;
-  /** Publishes checkpoints signed but not yet in the sink. */
+  /** Publishes checkpoints signed but not yet in the sink; a refusal of the sink is a SinkRefusal. */
   publishPending(): Promise<void>;
+}
+
+/** The sink refused a checkpoint; the sink's health has reported it. */
+export class SinkRefusal extends Error {
+  constructor(readonly refusal: unknown) {
+    super(`the checkpoint sink refused a checkpoint: ${refusal instanceof Error ? refusal.message : String(refusal)}`);
+    this.name = 'SinkRefusal';
+  }
 }
 
 interface TreeState {
@@ -169,9 +180,15 @@ export const createAuditIntegrator = (options: AuditIntegratorOptions): AuditInt
         root: new Uint8Array(row.root),
         note: row.note,
       };
-      await sink.publish(checkpoint);
+      try {
+        await sink.publish(checkpoint);
+      } catch (error) {
+        await options.sinkHealth?.failed(error);
+        throw new SinkRefusal(error);
+      }
       await pool.query(MARK_CHECKPOINT_PUBLISHED, [row.tree_size, clock.now()]);
     }
+    if (rows.length > 0) await options.sinkHealth?.succeeded();
   };
 
   return { integrateOnce, publishPending };
@@ -189,7 +206,9 @@ export const startAuditIntegrator = (options: AuditIntegratorOptions): { stop():
         await integrator.publishPending();
         if (added === 0) await pauseUnlessAborted(idleMs, stopping.signal);
       } catch (error) {
-        options.logger?.error({ err: error }, 'audit integration failed; retrying');
+        // A refusing sink is reported by its health, once per reason: the tree goes on growing meanwhile.
+        if (!(error instanceof SinkRefusal))
+          options.logger?.error({ err: error }, 'audit integration failed; retrying');
         await pauseUnlessAborted(1_000, stopping.signal);
       }
     }

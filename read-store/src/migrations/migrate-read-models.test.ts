@@ -77,8 +77,10 @@ describe('read-model migrations', () => {
         and table_name not like 'legacy%'
       order by table_name`.execute(db);
     expect(rows.map((row) => row.table_name)).toEqual([
+      'audit_checkpoint_sink_status',
       'audit_checkpoints',
       'audit_leaves',
+      'audit_log_identity',
       'audit_signing_keys',
       'audit_tree',
       'climatologies',

@@ -36,6 +36,7 @@ import { auditCheckpointDistribution } from './0038-audit-checkpoint-distributio
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 import { auditLeafEnvelopes } from './0041-audit-leaf-envelopes';
+import { auditLogIdentity } from './0042-audit-log-identity';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
 import { unitAreas } from './0065-unit-areas';
 import { climatologies } from './0066-climatologies';
@@ -79,6 +80,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
   '0040-policy-owner-farmer': policyOwnerFarmer,
   '0041-audit-leaf-envelopes': auditLeafEnvelopes,
+  '0042-audit-log-identity': auditLogIdentity,
   '0055-index-source-descriptors': indexSourceDescriptors,
   '0065-unit-areas': unitAreas,
   '0066-climatologies': climatologies,

@@ -1,8 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UNDECLARED_PROBLEM } from '@cropcover/runtime';
 import { startPrismProxy } from './prism-proxy';
@@ -100,19 +97,6 @@ const refuseUndeclaredProblems = (output: string): void => {
     throw new Error(`the service answered problems its route declarations do not list:\n${undeclared.join('\n')}`);
 };
 
-/** The audit checkpoint sink of the database the service runs on: one log, one sink, kept across restarts
- *  (the default, under DATA_DIR, would be shared by every test database, whose trees differ). */
-const checkpointSinkOf = (env: Record<string, string>): Record<string, string> =>
-  env.DATABASE_URL
-    ? {
-        AUDIT_CHECKPOINT_DIR: join(
-          tmpdir(),
-          'cropcover-audit-checkpoints',
-          createHash('sha256').update(env.DATABASE_URL).digest('hex').slice(0, 16),
-        ),
-      }
-    : {};
-
 /** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
 export const startProcess = async (
   [command, ...args]: readonly string[],
@@ -132,7 +116,6 @@ export const startProcess = async (
       // Services of different test files share one broker but not one database: through shared topics
       // and consumer groups one service would pick up another's breaches. Kafka is opt-in per test.
       KAFKA_BROKERS: '',
-      ...checkpointSinkOf(env),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

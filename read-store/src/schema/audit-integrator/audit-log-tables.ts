@@ -51,7 +51,26 @@ export interface AuditSigningKeysTable {
   valid_to: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** The log's identity, one row: the id its checkpoints' origin carries, created with the log (migration
+ *  0042 gave an older log its id; its checkpoints up to `legacy_through_size` keep the origin they had). */
+export interface AuditLogIdentityTable {
+  singleton: ColumnType<boolean, never, never>;
+  log_id: string;
+  created_at: Timestamp;
+  legacy_through_size: TreeIndexColumn;
+}
+
+/** The checkpoint sink as the integrator last found it, one row: failing since when and why, or healthy. */
+export interface AuditCheckpointSinkStatusTable {
+  singleton: ColumnType<boolean, never, never>;
+  failing_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  reason: string | null;
+  checked_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface AuditLogTables {
+  audit_log_identity: AuditLogIdentityTable;
+  audit_checkpoint_sink_status: AuditCheckpointSinkStatusTable;
   audit_leaves: AuditLeavesTable;
   audit_tree: AuditTreeTable;
   audit_checkpoints: AuditCheckpointsTable;
