@@ -14,6 +14,7 @@ import { createFarmerProfile } from './farms/farmers/post';
 import { registerFarmerRoute } from './farms/registrations/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
+import { ingestIndexFileRoute } from './insurance/index-sources/source_id/files/post';
 import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
 import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
@@ -61,7 +62,7 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     registerProductVersionRoute,
     retireProductVersionRoute,
   ]),
-  ...tagged('Index data', [registerIndexSourceRoute]),
+  ...tagged('Index data', [registerIndexSourceRoute, ingestIndexFileRoute]),
   ...tagged('Programmes and reinsurance', [
     createProgrammeRoute,
     updateProgrammeRoute,

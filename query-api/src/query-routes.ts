@@ -12,6 +12,7 @@ import { getOwnFarmerProfile } from './farms/farmers/me/get';
 import { lookUpFarmer } from './farms/farmers/platform_farmer_id/get';
 import { listIndexReadings } from './insurance/index-readings/get';
 import { listIndexSources } from './insurance/index-sources/get';
+import { getIndexFileIngestion } from './insurance/index-sources/source_id/files/ingestion_id/get';
 import { getIndexSource } from './insurance/index-sources/source_id/get';
 import { listPolicies } from './insurance/policies/get';
 import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
@@ -46,7 +47,7 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     listIndexReadings,
   ]),
   ...tagged('Products', [listProducts, getProduct, getProductVersion]),
-  ...tagged('Index data', [listIndexSources, getIndexSource]),
+  ...tagged('Index data', [listIndexSources, getIndexSource, getIndexFileIngestion]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
   ...tagged('Programmes and reinsurance', [
     listProgrammesRoute,

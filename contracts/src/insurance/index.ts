@@ -3,6 +3,7 @@ export * from './calendar-date';
 export * from './data-coverage';
 export * from './evaluation';
 export * from './events';
+export * from './index-files';
 export * from './index-readings';
 export * from './index-sources';
 export * from './money-amount';

@@ -36,6 +36,7 @@ import { auditCheckpointDistribution } from './0038-audit-checkpoint-distributio
 import { policyMonitorDaysNarrow } from './0039-policy-monitor-days-narrow';
 import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
+import { indexFiles } from './0056-index-files';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -76,6 +77,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0039-policy-monitor-days-narrow': policyMonitorDaysNarrow,
   '0040-policy-owner-farmer': policyOwnerFarmer,
   '0055-index-source-descriptors': indexSourceDescriptors,
+  '0056-index-files': indexFiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };
