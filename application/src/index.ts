@@ -15,6 +15,9 @@ export {
   loadStream,
   type StreamSnapshot,
 } from './handle-command';
+export { sourceForFiles } from './index-files/file-source';
+export { type IndexFileRequest, type IngestionOutcome, ingestIndexFile } from './index-files/ingest-index-file';
+export { indexFilePath, type StoredIndexFile, storeIndexFile } from './index-files/stored-index-files';
 export { FUTURE_DATE_MESSAGE, isDatedAfter, refuseFutureReadings } from './index-readings/future-readings';
 export {
   CSV_FIELD_HEADER,

@@ -1,3 +1,10 @@
 /** Bulk writes whose documented batch size does not fit the 1 MiB body limit: 10,000 index readings
  *  with UUID farm ids take about 2 MiB. */
 export const COMMAND_BODY_LIMITS: Readonly<Record<string, number>> = { '/insurance/index-readings': 4 * 1024 * 1024 };
+
+/** Routes whose body is a file they stream themselves, as path patterns the HTTP app can test before
+ *  routing: `{param}` is one path segment. */
+export const commandFileBodyPaths = (routes: readonly { path: string; request?: { file?: unknown } }[]): RegExp[] =>
+  routes
+    .filter((route) => route.request?.file !== undefined)
+    .map((route) => new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`));

@@ -3,7 +3,7 @@ import type { PolicyEnvironment, Quote } from '@cropcover/contracts';
 import type { IndexSourceDefaults, ReadReadingHistory } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
-import type { Clock } from '@cropcover/runtime';
+import type { Clock, Logger } from '@cropcover/runtime';
 import type { Kysely } from 'kysely';
 import type { ReadYourWrites } from './read-your-writes';
 
@@ -27,4 +27,8 @@ export interface CommandApiDeps {
   readonly webhookAllowInsecure: boolean;
   /** INDEX_SOURCE_DEFAULTS: what a quote or issue naming no source for a peril reads. */
   readonly indexSourceDefaults: IndexSourceDefaults;
+  /** INDEX-DATA.md §2: where ingested files are kept, and the size from which one is ingested as a job. */
+  readonly indexFiles: { readonly directory: string; readonly jobBytes: number };
+  /** For what a job running after its answer has no caller to tell. */
+  readonly logger: Logger;
 }

@@ -15,6 +15,7 @@ import { registerFarmerRoute } from './farms/registrations/post';
 import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
 import { requestClimatologyRoute } from './insurance/index-sources/source_id/climatologies/post';
+import { ingestIndexFileRoute } from './insurance/index-sources/source_id/files/post';
 import { registerUnitAreasRoute } from './insurance/index-sources/source_id/units/post';
 import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
@@ -63,7 +64,12 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     registerProductVersionRoute,
     retireProductVersionRoute,
   ]),
-  ...tagged('Index data', [registerIndexSourceRoute, registerUnitAreasRoute, requestClimatologyRoute]),
+  ...tagged('Index data', [
+    registerIndexSourceRoute,
+    ingestIndexFileRoute,
+    registerUnitAreasRoute,
+    requestClimatologyRoute,
+  ]),
   ...tagged('Programmes and reinsurance', [
     createProgrammeRoute,
     updateProgrammeRoute,

@@ -15,6 +15,7 @@ import { listIndexSources } from './insurance/index-sources/get';
 import { getClimatology } from './insurance/index-sources/source_id/climatologies/name/get';
 import { getClimatologyJob } from './insurance/index-sources/source_id/climatologies/name/jobs/job_id/get';
 import { getClimatologyVersion } from './insurance/index-sources/source_id/climatologies/name/versions/version/get';
+import { getIndexFileIngestion } from './insurance/index-sources/source_id/files/ingestion_id/get';
 import { getIndexSource } from './insurance/index-sources/source_id/get';
 import { listPolicies } from './insurance/policies/get';
 import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
@@ -49,7 +50,14 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     listIndexReadings,
   ]),
   ...tagged('Products', [listProducts, getProduct, getProductVersion]),
-  ...tagged('Index data', [listIndexSources, getIndexSource, getClimatology, getClimatologyVersion, getClimatologyJob]),
+  ...tagged('Index data', [
+    listIndexSources,
+    getIndexSource,
+    getIndexFileIngestion,
+    getClimatology,
+    getClimatologyVersion,
+    getClimatologyJob,
+  ]),
   ...tagged('Webhooks', [listWebhooks, getWebhook, listWebhookDeliveries]),
   ...tagged('Programmes and reinsurance', [
     listProgrammesRoute,

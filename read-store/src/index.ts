@@ -43,6 +43,7 @@ export {
   loadTreeSize,
   type StoredCheckpoint,
 } from './queries/audit-tree';
+export { indexFileIngestionView, loadIndexFileIngestion } from './queries/index-file-ingestions';
 export {
   type ClimatologyJobRecord,
   type ClimatologyLease,

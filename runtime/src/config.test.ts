@@ -42,6 +42,8 @@ describe('loadConfig', () => {
       httpWorkers: 1,
       logLevel: 'info',
       dataDir: '.data',
+      indexFileJobBytes: 67108864,
+      indexFileDir: '.data/index-files',
       embeddedPostgresPort: 5433,
       monitorEnabled: true,
       webhookAllowInsecure: false,

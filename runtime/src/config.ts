@@ -113,6 +113,12 @@ export const configVariables = [
     description: 'Local state; the embedded PostgreSQL keeps its data in `<DATA_DIR>/postgres`.',
   },
   {
+    name: 'INDEX_FILE_JOB_BYTES',
+    default: '67108864',
+    description:
+      'Index files larger than this (bytes, decompressed) are ingested as a job: 202 and a Location to follow; smaller ones are answered when done. Files are kept under `<DATA_DIR>/index-files`.',
+  },
+  {
     name: 'EMBEDDED_POSTGRES_PORT',
     default: '5433',
     description: 'Port of the embedded PostgreSQL (only without DATABASE_URL).',
@@ -240,6 +246,10 @@ export interface Config {
   readonly httpWorkers: number;
   readonly logLevel: LogLevel;
   readonly dataDir: string;
+  /** INDEX_FILE_JOB_BYTES. */
+  readonly indexFileJobBytes: number;
+  /** Where ingested index files are kept by their SHA-256: `<DATA_DIR>/index-files`. */
+  readonly indexFileDir: string;
   readonly embeddedPostgresPort: number;
   readonly monitorEnabled: boolean;
   readonly webhookAllowInsecure: boolean;
@@ -330,6 +340,7 @@ const schema = z
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }),
     DATA_DIR: z.string(),
+    INDEX_FILE_JOB_BYTES: integer(0, 1024 ** 3),
     EMBEDDED_POSTGRES_PORT: integer(1, 65535),
     MONITOR_ENABLED: flag,
     WEBHOOK_ALLOW_INSECURE: flag,
@@ -485,6 +496,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     httpWorkers: values.HTTP_WORKERS,
     logLevel: values.LOG_LEVEL,
     dataDir: values.DATA_DIR,
+    indexFileJobBytes: values.INDEX_FILE_JOB_BYTES,
+    indexFileDir: join(values.DATA_DIR, 'index-files'),
     embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,
     monitorEnabled: values.MONITOR_ENABLED,
     webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,

@@ -5,7 +5,13 @@ import {
   readingHistoryCache,
   withSealedPersonalData,
 } from '@cropcover/application';
-import { COMMAND_BODY_LIMITS, createCommandRouter, refusalToProblem } from '@cropcover/command-api';
+import {
+  COMMAND_BODY_LIMITS,
+  commandFileBodyPaths,
+  commandRoutes,
+  createCommandRouter,
+  refusalToProblem,
+} from '@cropcover/command-api';
 import { buildAsyncApiDocument } from '@cropcover/contracts';
 import { PLATFORM_VERSION } from '@cropcover/domain';
 import { createEventStore, migrateEventStore, readStoredEvents, readStoredEventsAt } from '@cropcover/eventstore';
@@ -195,6 +201,7 @@ export const startService = async (
       openApiDocument: openApiDocument(PLATFORM_VERSION),
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
+      fileBodyPaths: runs('command-api') ? commandFileBodyPaths(commandRoutes) : [],
       publicPages: runs('query-api') ? { '/console': consoleRouter() } : {},
     });
     if (runs('query-api'))
@@ -229,6 +236,8 @@ export const startService = async (
           environment: config.appEnv,
           webhookAllowInsecure: config.webhookAllowInsecure,
           indexSourceDefaults: config.indexSourceDefaults,
+          indexFiles: { directory: config.indexFileDir, jobBytes: config.indexFileJobBytes },
+          logger,
         }),
       );
       app.use(refusalToProblem);

@@ -11,6 +11,9 @@ export interface SourceReading {
   readonly value: number;
   /** The provider's free-text label. */
   readonly note: string | null;
+  /** From a file (INDEX-DATA.md §4): the release's label and the file's hex SHA-256. */
+  readonly label?: string | null;
+  readonly fileSha256?: string | null;
 }
 
 export interface RecordedReadings {
@@ -51,25 +54,32 @@ export const recordIndexReadings = async (
         ${readings.map((reading) => reading.index)}::text[],
         ${readings.map((reading) => reading.date)}::date[],
         ${readings.map((reading) => reading.value)}::double precision[],
-        ${readings.map((reading) => reading.note)}::text[]
-      ) as incoming (source_id, location, "index", "date", "value", note)
+        ${readings.map((reading) => reading.note)}::text[],
+        ${readings.map((reading) => reading.label ?? null)}::text[],
+        ${readings.map((reading) => reading.fileSha256 ?? null)}::text[]
+      ) as incoming (source_id, location, "index", "date", "value", note, label, file_sha256)
     ),
     replaced as (
       insert into index_reading_revisions
-        (source_id, location, "index", "date", revision, "value", note, recorded_at, recorded_by, replaced_at)
+        (source_id, location, "index", "date", revision, "value", note, recorded_at, recorded_by, label, file_sha256,
+         replaced_at)
       select existing.source_id, existing.location, existing."index", existing."date", existing.revision,
-             existing."value", existing.note, existing.recorded_at, existing.recorded_by, ${recordedAt}
+             existing."value", existing.note, existing.recorded_at, existing.recorded_by, existing.label,
+             existing.file_sha256, ${recordedAt}
       from index_readings existing
       join incoming using (source_id, location, "index", "date")
       where (existing."value", existing.note) is distinct from (incoming."value", incoming.note)
     ),
     written as (
       insert into index_readings
-        (source_id, location, "index", "date", "value", note, revision, recorded_at, recorded_by)
-      select source_id, location, "index", "date", "value", note, 1, ${recordedAt}, ${recordedBy} from incoming
+        (source_id, location, "index", "date", "value", note, revision, recorded_at, recorded_by, label, file_sha256)
+      select source_id, location, "index", "date", "value", note, 1, ${recordedAt}, ${recordedBy}, label, file_sha256
+      from incoming
       on conflict (source_id, location, "index", "date") do update
         set "value" = excluded."value",
             note = excluded.note,
+            label = excluded.label,
+            file_sha256 = excluded.file_sha256,
             revision = index_readings.revision + 1,
             recorded_at = excluded.recorded_at,
             recorded_by = excluded.recorded_by

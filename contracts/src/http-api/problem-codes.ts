@@ -61,6 +61,11 @@ export const PROBLEM_STATUSES = {
   not_source_owner: 403,
   unknown_source: 422,
   unknown_location: 422,
+  // Index files (INDEX-DATA.md §2.1)
+  reading_out_of_bounds: 422,
+  grid_mismatch: 422,
+  unknown_variable: 422,
+  unreadable_file: 422,
   location_not_covered: 422,
   source_index_mismatch: 422,
   source_not_found: 404,

@@ -20,6 +20,9 @@ export interface RouteRequest {
   readonly body?: z.ZodType;
   /** False when the body may be left out altogether (its schema accepts `{}`). */
   readonly bodyRequired?: boolean;
+  /** A file as the body, of one of these media types: streamed to the handler (`req`), never parsed, and
+   *  free of the JSON body limit (the handler keeps its own). Excludes `body`. */
+  readonly file?: { readonly mediaTypes: readonly string[] };
 }
 
 export interface SuccessResponse {

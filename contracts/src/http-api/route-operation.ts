@@ -92,9 +92,13 @@ const problemResponses = (route: RouteContract): RouteConfig['responses'] =>
     ]),
   );
 
+/** A file body: its bytes as sent, in any of the media types. */
+const fileContent = (mediaTypes: readonly string[]) =>
+  Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
+
 /** The route as zod-to-openapi registers it. */
 export const routeOperation = (route: RouteContract): RouteConfig => {
-  const { params, query, body, bodyRequired = true } = route.request ?? {};
+  const { params, query, body, bodyRequired = true, file } = route.request ?? {};
   const headers = requestHeaders(route);
   return {
     method: route.method,
@@ -108,6 +112,7 @@ export const routeOperation = (route: RouteContract): RouteConfig => {
       ...(query ? { query: query as z.ZodObject } : {}),
       ...(headers ? { headers } : {}),
       ...(body ? { body: { content: { 'application/json': { schema: body } }, required: bodyRequired } } : {}),
+      ...(file ? { body: { content: fileContent(file.mediaTypes), required: true } } : {}),
     },
     responses: {
       ...(route.success.unchanged

@@ -4,6 +4,7 @@ export * from './climatologies';
 export * from './data-coverage';
 export * from './evaluation';
 export * from './events';
+export * from './index-files';
 export * from './index-readings';
 export * from './index-sources';
 export * from './money-amount';

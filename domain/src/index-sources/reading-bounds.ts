@@ -1,4 +1,5 @@
 import { READING_BOUNDS, UNIT_BOUNDS } from '@cropcover/contracts';
+import { scaleRounded, unscale } from '../insurance/money/decimal';
 import { longestPeriodDays, periodOf } from './cadence';
 import type { RegisteredIndexSource } from './index-source';
 
@@ -27,3 +28,7 @@ export const readingBoundsOf = (
 /** Whether `value` is one the source may hold on `date`. */
 export const withinBounds = (bounds: ReadingBounds, value: number): boolean =>
   Number.isFinite(value) && value >= bounds.min && value <= bounds.max && (!bounds.integer || Number.isInteger(value));
+
+/** A producer's value as the source keeps it: rounded once, half up, to the unit's decimals. */
+export const keptValue = (bounds: ReadingBounds, value: number): number =>
+  unscale(scaleRounded(value, bounds.decimals), bounds.decimals);

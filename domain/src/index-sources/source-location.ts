@@ -240,3 +240,28 @@ export const readingLocation = (source: RegisteredIndexSource, posted: string): 
       return fieldReadingLocation(source, posted);
   }
 };
+
+/** A cell of a grid by its place in the global tiling: `row` counts from −90° northwards, `column` from
+ *  −180° eastwards, both from 0. What a grid file's pixels are matched to. */
+export interface GridCellIndex {
+  readonly row: number;
+  readonly column: number;
+}
+
+/** The id of the cell at `index` of a grid of `resolutionDeg`. */
+export const gridCellAt = (resolutionDeg: number, index: GridCellIndex): string => {
+  const size = cellSizeOf(resolutionDeg);
+  return `${decimalText(SOUTH + BigInt(index.row) * size)},${decimalText(WEST + BigInt(index.column) * size)}`;
+};
+
+/** Where the cell `cell` (an id `gridCellOf` gave) lies in the global tiling. */
+export const gridCellIndexOf = (resolutionDeg: number, cell: string): GridCellIndex => {
+  const match = POSTED_POINT.exec(cell);
+  if (!match) throw new RangeError(`"${cell}" is not a grid cell`);
+  const [, latSign = '', latWhole = '', latFraction, lonSign = '', lonWhole = '', lonFraction] = match;
+  const size = cellSizeOf(resolutionDeg);
+  return {
+    row: Number((scaledText(latSign, latWhole, latFraction) - SOUTH) / size),
+    column: Number((scaledText(lonSign, lonWhole, lonFraction) - WEST) / size),
+  };
+};

@@ -93,6 +93,7 @@ describe('read-model migrations', () => {
       'farmers',
       'farms',
       'idempotency_keys',
+      'index_file_ingestions',
       'index_reading_revisions',
       'index_reading_versions',
       'index_readings',

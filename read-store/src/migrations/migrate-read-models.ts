@@ -38,6 +38,7 @@ import { policyOwnerFarmer } from './0040-policy-owner-farmer';
 import { auditLeafEnvelopes } from './0041-audit-leaf-envelopes';
 import { auditLogIdentity } from './0042-audit-log-identity';
 import { indexSourceDescriptors } from './0055-index-source-descriptors';
+import { indexFiles } from './0056-index-files';
 import { unitAreas } from './0065-unit-areas';
 import { climatologies } from './0066-climatologies';
 
@@ -82,6 +83,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0041-audit-leaf-envelopes': auditLeafEnvelopes,
   '0042-audit-log-identity': auditLogIdentity,
   '0055-index-source-descriptors': indexSourceDescriptors,
+  '0056-index-files': indexFiles,
   '0065-unit-areas': unitAreas,
   '0066-climatologies': climatologies,
 };

@@ -26,6 +26,8 @@ export interface HttpAppOptions {
   readonly clock?: Clock;
   /** Bulk paths allowed bodies over 1 MiB (exact path → limit in bytes). */
   readonly largerBodyLimits?: Readonly<Record<string, number>>;
+  /** Paths of routes whose body is a file they stream themselves (`RouteRequest.file`). */
+  readonly fileBodyPaths?: readonly RegExp[];
   /** Pages served to anyone, as /docs is (path → router): each asks the person for a token and sends it
    *  with the API calls it makes, so the API's own checks decide what it shows. */
   readonly publicPages?: Readonly<Record<string, Router>>;
@@ -48,6 +50,7 @@ export const createHttpApp = ({
   asyncApiDocument,
   clock = systemClock,
   largerBodyLimits,
+  fileBodyPaths,
   publicPages = {},
 }: HttpAppOptions): Express => {
   const app = express();
@@ -85,7 +88,7 @@ export const createHttpApp = ({
   app.use(noStore);
   app.use(rateLimiter.limitFailedAuthentication);
   app.use(rateLimiter.limitBySubject);
-  app.use(jsonBody(largerBodyLimits));
+  app.use(jsonBody(largerBodyLimits, fileBodyPaths));
   return app;
 };
 

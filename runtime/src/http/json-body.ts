@@ -53,15 +53,24 @@ const refuseDeepJson: RequestHandler = (req, _res, next) => {
  *  JSON → 400 via the problem handler, and nesting deeper than MAX_JSON_DEPTH → 400.
  *  `largerLimits` names the few bulk paths (exact path → limit in bytes) whose documented batch sizes
  *  need more. */
-export const jsonBody = (largerLimits: Readonly<Record<string, number>> = {}): RequestHandler[] => {
+export const jsonBody = (
+  largerLimits: Readonly<Record<string, number>> = {},
+  fileBodyPaths: readonly RegExp[] = [],
+): RequestHandler[] => {
   const limits = new Map(Object.entries(largerLimits));
   const limitOf = (path: string): number => limits.get(path) ?? JSON_BODY_LIMIT;
   const standard = express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES });
   const larger = new Map([...limits].map(([path, limit]) => [path, express.json({ limit, type: JSON_TYPES })]));
-  return [
+  const json = [
     requireJsonBody,
     refuseAnnouncedOversize(limitOf),
     (req, res, next) => (larger.get(req.path) ?? standard)(req, res, next),
     refuseDeepJson,
-  ];
+  ] satisfies RequestHandler[];
+  // Routes that take a file stream it themselves, under their own limit.
+  return json.map(
+    (handler): RequestHandler =>
+      (req, res, next) =>
+        fileBodyPaths.some((path) => path.test(req.path)) ? next() : handler(req, res, next),
+  );
 };

@@ -105,6 +105,9 @@ describe('the OpenAPI document built from the route declarations', () => {
         // Farmers own their data (issue 25): a farm's organizations are the farmer's grants, each with the
         // purpose it was granted for and its expiry, and a farm is read by a live grant.
         'components.schemas.FarmLinkedOrganization differs',
+        // Sources as their producers describe their data (INDEX-DATA.md §1, issue 33).
+        'components.schemas.IndexSource differs',
+        'components.schemas.IndexSourceRegisterRequest differs',
         'get /farms/{farm_id}: summary differs',
         // An erased farmer's profile cannot change again (SPEC §6 erasure).
         'put /farms/farmers/me: 422 added',

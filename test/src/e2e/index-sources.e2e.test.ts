@@ -49,6 +49,12 @@ describe('POST /insurance/index-sources', () => {
       stations: stationBody.stations,
       radius_km: 25,
       resolution_deg: null,
+      unit: null,
+      currency: null,
+      cadence: 'daily',
+      sampling: 'cell',
+      product: null,
+      model: null,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
     expect(posted.headers.get('location')).toBe(`${PATH}/${posted.body.source_id}`);
@@ -71,6 +77,12 @@ describe('POST /insurance/index-sources', () => {
       stations: null,
       radius_km: null,
       resolution_deg: 0.05,
+      unit: null,
+      currency: null,
+      cadence: 'daily',
+      sampling: 'cell',
+      product: null,
+      model: null,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
 
@@ -85,6 +97,12 @@ describe('POST /insurance/index-sources', () => {
       stations: null,
       radius_km: null,
       resolution_deg: null,
+      unit: null,
+      currency: null,
+      cadence: 'daily',
+      sampling: 'cell',
+      product: null,
+      model: null,
       registered_at: expect.stringMatching(ISO_TIMESTAMP),
     });
     expect((await api.get(`${PATH}/${field.body.source_id}`, provider)).body).toEqual(field.body);

@@ -1,5 +1,6 @@
+import type { ColumnType, Generated } from 'kysely';
 import type { CalendarDateColumn } from '../../calendar-date-column';
-import type { Timestamp } from '../../columns';
+import type { NullableTimestamp, Timestamp } from '../../columns';
 
 // Index readings are reference data the command API writes directly (not events): SPEC §7 makes every
 // TriggerEvaluated carry a digest of what it used, so policy history replays without these tables, and
@@ -22,6 +23,10 @@ export interface IndexReadingsTable {
   recorded_at: Timestamp;
   /** The token subject that wrote it; null for readings carried over from before sources. */
   recorded_by: string | null;
+  /** The release of the file it came from (`?label=`: prelim, final); null when posted or unlabelled. */
+  label: string | null;
+  /** Hex SHA-256 of the file it came from (`DATA_DIR/index-files/<sha256>`); null when posted. */
+  file_sha256: string | null;
 }
 
 /** Every value a reading had before it was replaced, with the revision it had then. */
@@ -35,6 +40,8 @@ export interface IndexReadingRevisionsTable {
   note: string | null;
   recorded_at: Timestamp;
   recorded_by: string | null;
+  label: string | null;
+  file_sha256: string | null;
   replaced_at: Timestamp;
 }
 
@@ -47,7 +54,39 @@ export interface IndexReadingVersionsTable {
   version: bigint;
 }
 
+/** Each file ingested into a source (INDEX-DATA.md §2.1), kept under `DATA_DIR/index-files/<sha256>`:
+ *  what it was asked to read, and what it wrote. Backfilling a new location reads them again in order. */
+export interface IndexFileIngestionsTable {
+  ingestion_id: string;
+  source_id: string;
+  sha256: string;
+  content_type: string;
+  label: string | null;
+  /** `?date=`/`?dates=` as given, for a GeoTIFF. */
+  dates: string[] | null;
+  variable: string | null;
+  /** bigint: node-postgres gives it back as text. */
+  bytes: ColumnType<string, number, number>;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  periods: Generated<number>;
+  locations: Generated<number>;
+  readings_written: Generated<number>;
+  revisions_written: Generated<number>;
+  missing: Generated<number>;
+  error: ColumnType<IngestionError | null, string | null, string | null>;
+  requested_by: string;
+  received_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface IngestionError {
+  code: string;
+  detail: string;
+  errors?: { path: string; message: string }[];
+}
+
 export interface IndexReadingsTables {
+  index_file_ingestions: IndexFileIngestionsTable;
   index_readings: IndexReadingsTable;
   index_reading_revisions: IndexReadingRevisionsTable;
   index_reading_versions: IndexReadingVersionsTable;

@@ -92,9 +92,10 @@ const parseOperation = (operation: Operation): { method: HttpMethod; path: strin
 const serveWith =
   <Deps>(contract: RouteContract, handler: RouteHandler<Deps, RouteDeclaration>, options: RouteOptions<Deps>) =>
   (deps: Deps): RequestHandler => {
-    const { params, query, headers, body } = options.acceptedRequest?.(deps) ?? contract.request ?? {};
-    // A write that declares no body accepts only an empty one, so a field sent to it is refused, not ignored.
-    const bodySchema = body ?? (contract.method === 'get' ? undefined : NoBody);
+    const { params, query, headers, body, file } = options.acceptedRequest?.(deps) ?? contract.request ?? {};
+    // A write that declares no body accepts only an empty one, so a field sent to it is refused, not ignored;
+    // a file body is the handler's to stream.
+    const bodySchema = body ?? (contract.method === 'get' || file ? undefined : NoBody);
     return async (req, res) => {
       rememberRoute(req, contract);
       let status: number = contract.success.status;

@@ -1,0 +1,243 @@
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RegisteredIndexSource } from '@cropcover/domain';
+import { calendarDateOf, migrateReadModels, type ReadModels } from '@cropcover/read-store';
+import { createKysely, createLogger, createPool, ProblemError } from '@cropcover/runtime';
+import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type IndexFileRequest, ingestIndexFile } from './ingest-index-file';
+import { storeIndexFile } from './stored-index-files';
+
+// Fixtures made by the producers' own tools (Debian's gdal-bin and netcdf-bin), and GDAL as the
+// independent reader of the values we store.
+
+const NOW = new Date('2026-03-01T06:00:00.000Z');
+const work = mkdtempSync(join(tmpdir(), 'index-files-'));
+const store = join(work, 'store');
+
+const grid: RegisteredIndexSource = {
+  sourceId: 'src-chirps',
+  organizationId: 'org-data',
+  name: 'CHIRPS 0.25',
+  index: 'rainfall_mm',
+  kind: 'grid',
+  stations: [],
+  radiusKm: null,
+  resolutionDeg: 0.25,
+  unit: 'mm',
+  currency: null,
+  cadence: 'daily',
+  sampling: 'cell',
+  product: { name: 'CHIRPS', version: '2.0' },
+  model: null,
+  registeredAt: NOW.toISOString(),
+};
+
+/** An Esri ASCII grid of 4 × 3 cells of 0.25° from (−2, 30), rows north to south. */
+const asciiGrid = (rows: readonly string[]): string =>
+  `ncols 4\nnrows 3\nxllcorner 30.0\nyllcorner -2.0\ncellsize 0.25\nNODATA_value -9999\n${rows.join('\n')}\n`;
+
+/** A two-band deflate-compressed tiled GeoTIFF, written by gdal_translate. */
+const geotiff = (name: string, bands: readonly (readonly string[])[]): string => {
+  const inputs = bands.map((rows, at) => {
+    const path = join(work, `${name}-${at}.asc`);
+    writeFileSync(path, asciiGrid(rows));
+    return path;
+  });
+  const vrt = join(work, `${name}.vrt`);
+  const tif = join(work, `${name}.tif`);
+  execFileSync('gdalbuildvrt', ['-q', '-separate', vrt, ...inputs]);
+  execFileSync('gdal_translate', [
+    '-q',
+    '-a_srs',
+    'EPSG:4326',
+    '-co',
+    'COMPRESS=DEFLATE',
+    '-co',
+    'TILED=YES',
+    vrt,
+    tif,
+  ]);
+  return tif;
+};
+
+const BAND_1 = ['1.5 2.25 3.125 -9999', '4.0 5.5 6.25 7.0', '8.5 9.0 10.125 11.1'];
+const BAND_2 = ['0 0.3 12.7 1', '2 3 4 5', '6 7 8 9'];
+
+/** GDAL's value of a pixel of a band at a point. */
+const gdalValue = (tif: string, band: number, lon: number, lat: number): string =>
+  execFileSync('gdallocationinfo', ['-valonly', '-b', String(band), '-geoloc', tif, String(lon), String(lat)])
+    .toString()
+    .trim();
+
+describe('ingesting a producer’s file into a source', () => {
+  let database: TestDatabase;
+  let db: Kysely<ReadModels>;
+  const logger = createLogger({ level: 'silent', name: 'test' });
+  const ingest = async (path: string, request: Partial<IndexFileRequest>) => {
+    const file = await storeIndexFile(createReadStream(path), store, { gzip: false, limitBytes: 1024 ** 3 });
+    return ingestIndexFile(
+      db,
+      { source: grid, file, mediaType: 'image/tiff', requestedBy: 'feed', now: NOW, ...request },
+      { asJob: false, logger },
+    );
+  };
+  const readings = () =>
+    db
+      .selectFrom('index_readings')
+      .select((eb) => [
+        'location',
+        calendarDateOf(eb.ref('date')).as('date'),
+        'value',
+        'revision',
+        'label',
+        'file_sha256',
+      ])
+      .orderBy('date')
+      .orderBy('location')
+      .execute();
+  const count = async (table: 'index_readings' | 'index_reading_revisions' | 'index_file_ingestions') =>
+    Number((await db.selectFrom(table).select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const counts = async () => ({
+    readings: await count('index_readings'),
+    revisions: await count('index_reading_revisions'),
+    ingestions: await count('index_file_ingestions'),
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase('index_files');
+    db = createKysely<ReadModels>(createPool(database.url, logger));
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await db.deleteFrom('index_readings').execute();
+    await db.deleteFrom('index_reading_revisions').execute();
+    await db.deleteFrom('index_file_ingestions').execute();
+  });
+
+  it('stores every pixel of a multi-band GeoTIFF under its cell, as GDAL reads it; nodata is missing', async () => {
+    const tif = geotiff('two-days', [BAND_1, BAND_2]);
+    const { ingestion, unchanged } = await ingest(tif, { dates: ['2024-03-01', '2024-03-02'], label: 'prelim' });
+    expect(unchanged).toBe(false);
+    expect(ingestion).toMatchObject({
+      status: 'succeeded',
+      periods: 2,
+      locations: 12,
+      readings_written: 23,
+      missing: 1,
+    });
+    const stored = await readings();
+    const sha = readFileSync(tif);
+    expect(stored.every((reading) => reading.label === 'prelim' && reading.file_sha256 === ingestion.sha256)).toBe(
+      true,
+    );
+    expect(sha.length).toBe(ingestion.bytes);
+    // Cell "-1.75,30.25" is the second column of the middle row; its centre is (−1.625, 30.375).
+    const cell = (date: string, location: string) =>
+      stored.find((reading) => reading.date === date && reading.location === location)?.value;
+    expect(String(cell('2024-03-01', '-1.75,30.25'))).toBe(gdalValue(tif, 1, 30.375, -1.625));
+    expect(String(cell('2024-03-01', '-1.5,30.5'))).toBe('3.125');
+    expect(cell('2024-03-01', '-1.5,30.75')).toBeUndefined();
+    // 11.1 as a float32 is 11.100000381…: kept at 6 decimals, as GDAL's value rounds.
+    expect(cell('2024-03-01', '-2,30.75')).toBe(Number(Number(gdalValue(tif, 1, 30.875, -1.875)).toFixed(6)));
+    expect(cell('2024-03-02', '-1.5,30.25')).toBe(0.3);
+  });
+
+  it('answers the same bytes with the first ingestion, and a changed value with one labelled revision', async () => {
+    const first = await ingest(geotiff('prelim', [BAND_1]), { dates: ['2024-03-01'], label: 'prelim' });
+    const again = await ingest(join(work, 'prelim.tif'), { dates: ['2024-03-01'], label: 'prelim' });
+    expect(again).toEqual({ ingestion: first.ingestion, unchanged: true });
+    const changed = BAND_1.map((row, at) => (at === 1 ? row.replace('5.5', '5.75') : row));
+    const final = await ingest(geotiff('final', [changed]), { dates: ['2024-03-01'], label: 'final' });
+    expect(final.ingestion).toMatchObject({ readings_written: 0, revisions_written: 1 });
+    const revised = (await readings()).filter((reading) => reading.revision === 2);
+    expect(revised).toEqual([
+      expect.objectContaining({
+        location: '-1.75,30.25',
+        value: 5.75,
+        label: 'final',
+        file_sha256: final.ingestion.sha256,
+      }),
+    ]);
+    const kept = await db.selectFrom('index_reading_revisions').select(['value', 'label']).execute();
+    expect(kept).toEqual([{ value: 5.5, label: 'prelim' }]);
+  });
+
+  it('reads a NetCDF-4 made by ncgen: CF time, lat/lon, a _FillValue hole that is missing, never 0', async () => {
+    const cdl = join(work, 'precip.cdl');
+    writeFileSync(
+      cdl,
+      `netcdf precip {
+dimensions: time = 2 ; lat = 3 ; lon = 4 ;
+variables:
+  double time(time) ; time:units = "hours since 2024-03-01 00:00:00" ;
+  float lat(lat) ; float lon(lon) ;
+  float precip(time, lat, lon) ; precip:_FillValue = -1.f ;
+data:
+  time = 0, 24 ;
+  lat = -1.875, -1.625, -1.375 ;
+  lon = 30.125, 30.375, 30.625, 30.875 ;
+  precip = 1, 2, 3, 4, 5, _, 7, 8, 9, 10, 11, 12,  0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 ;
+}`,
+    );
+    const nc = join(work, 'precip.nc');
+    execFileSync('ncgen', ['-4', '-o', nc, cdl]);
+    const { ingestion } = await ingest(nc, { mediaType: 'application/x-netcdf', variable: 'precip' });
+    expect(ingestion).toMatchObject({ periods: 2, locations: 12, readings_written: 23, missing: 1 });
+    const stored = await readings();
+    // lat runs south to north here: the first row of data is the southernmost.
+    expect(stored.find((r) => r.date === '2024-03-01' && r.location === '-2,30')?.value).toBe(1);
+    expect(stored.find((r) => r.date === '2024-03-01' && r.location === '-1.5,30.75')?.value).toBe(12);
+    expect(stored.find((r) => r.date === '2024-03-01' && r.location === '-1.75,30.25')).toBeUndefined();
+    await expect(ingest(nc, { mediaType: 'application/x-netcdf', variable: 'tmax' })).resolves.toMatchObject({
+      unchanged: true,
+    });
+  });
+
+  it('refuses a whole file for one value out of bounds, a wrong grid, an unknown variable or a truncated file; nothing is written', async () => {
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (error: unknown) => (error instanceof ProblemError ? { status: error.status, code: error.code } : error),
+      );
+    const hot = geotiff('hot', [BAND_1.map((row, at) => (at === 2 ? row.replace('8.5', '2500') : row))]);
+    await expect(refusal(ingest(hot, { dates: ['2024-03-01'] }))).resolves.toEqual({
+      status: 422,
+      code: 'reading_out_of_bounds',
+    });
+    await expect(
+      refusal(ingest(hot, { dates: ['2024-03-01'], source: { ...grid, resolutionDeg: 0.05 } })),
+    ).resolves.toEqual({
+      status: 422,
+      code: 'grid_mismatch',
+    });
+    const truncated = join(work, 'truncated.tif');
+    writeFileSync(truncated, readFileSync(join(work, 'two-days.tif')).subarray(0, 400));
+    await expect(refusal(ingest(truncated, { dates: ['2024-03-01', '2024-03-02'] }))).resolves.toEqual({
+      status: 422,
+      code: 'unreadable_file',
+    });
+    await expect(
+      refusal(ingest(join(work, 'precip.nc'), { mediaType: 'application/x-netcdf', variable: 'tmax' })),
+    ).resolves.toEqual({ status: 422, code: 'unknown_variable' });
+    expect(await counts()).toEqual({ readings: 0, revisions: 0, ingestions: 0 });
+  });
+
+  it('reads a wide CSV, one column per location, empty and −9999 cells missing', async () => {
+    const csv = join(work, 'wide.csv');
+    writeFileSync(csv, 'date,"-1.375,30.375","-1.875,30.125"\n2024-03-01,4.5,\n2024-03-02,-9999,0\n');
+    const { ingestion } = await ingest(csv, { mediaType: 'text/csv' });
+    expect(ingestion).toMatchObject({ periods: 2, locations: 2, readings_written: 2, missing: 2 });
+    expect((await readings()).map((r) => [r.location, r.date, r.value])).toEqual([
+      ['-1.5,30.25', '2024-03-01', 4.5],
+      ['-2,30', '2024-03-02', 0],
+    ]);
+  });
+});

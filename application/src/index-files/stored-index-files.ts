@@ -1,0 +1,78 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { ProblemError } from '@cropcover/runtime';
+
+// INDEX-DATA.md §2.2: every ingested file is kept, content-addressed, so a location that becomes of
+// interest later is read from the files already held. The file is kept as the producer made it once
+// decoded from its transfer encoding (a CHIRPS .tif.gz is kept as the .tif it holds): readers need random
+// access into it, and the same raster sent gzipped and plain is one file.
+
+export interface StoredIndexFile {
+  /** Hex SHA-256 of the kept bytes. */
+  readonly sha256: string;
+  readonly path: string;
+  readonly bytes: number;
+}
+
+/** `<directory>/<sha256>`: where a file is kept. */
+export const indexFilePath = (directory: string, sha256: string): string => join(directory, sha256);
+
+const tooLarge = (limitBytes: number): ProblemError =>
+  ProblemError.payloadTooLarge(`An index file may have at most ${limitBytes / 1024 ** 2} MiB.`);
+
+/** Counts and hashes the bytes going by, and stops the stream past the limit. */
+const measured = (limitBytes: number, hash: ReturnType<typeof createHash>, counted: { bytes: number }): Transform =>
+  new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      counted.bytes += chunk.length;
+      if (counted.bytes > limitBytes) return done(tooLarge(limitBytes));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+
+/**
+ * Streams a file to disk, never whole in memory, hashing it on the way, and keeps it under its SHA-256 in
+ * `directory`. More than `limitBytes` (after decompression) is a 413; a broken gzip stream a 422.
+ */
+export const storeIndexFile = async (
+  body: Readable,
+  directory: string,
+  { gzip, limitBytes }: { readonly gzip: boolean; readonly limitBytes: number },
+): Promise<StoredIndexFile> => {
+  await mkdir(directory, { recursive: true });
+  const incoming = join(directory, `.incoming-${randomUUID()}`);
+  const hash = createHash('sha256');
+  const counted = { bytes: 0 };
+  try {
+    const file = createWriteStream(incoming);
+    const measure = measured(limitBytes, hash, counted);
+    await (gzip ? pipeline(body, createGunzip(), measure, file) : pipeline(body, measure, file));
+  } catch (error) {
+    await rm(incoming, { force: true });
+    if (error instanceof ProblemError) throw error;
+    if (gzip && (error as { code?: string }).code?.startsWith('Z_'))
+      throw ProblemError.unprocessable(
+        'unreadable_file',
+        `The gzip-encoded body is not valid gzip: ${(error as Error).message}.`,
+      );
+    throw error;
+  }
+  const sha256 = hash.digest('hex');
+  const path = indexFilePath(directory, sha256);
+  // The same bytes are the same file: an earlier copy stays.
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    await rm(incoming, { force: true });
+  else await rename(incoming, path);
+  return { sha256, path, bytes: counted.bytes };
+};
