@@ -108,8 +108,9 @@ export const consumersBehind = async (pool: pg.Pool, head: GlobalPosition, logLe
   return behind;
 };
 
-/** Breaches with a payout not delivered to a subscription made before them, and deliveries the
- *  receiver took more than once (one webhook-id, one path). */
+/** Breaches with a payout not delivered to a subscription made before them, deliveries the receiver
+ *  took more than once (one webhook-id, one path), and webhook-ids that are no breach's event id (a
+ *  breach sent again under another id, which no receiver could tell from a new one). */
 export const webhookFindings = (
   log: readonly RecordedEvent[],
   receiver: WebhookReceiver,
@@ -121,13 +122,16 @@ export const webhookFindings = (
   const breaches = ofType(log, 'TriggerBreached').filter((event) => event.data.payout !== null);
   const missing: string[] = [];
   const doubled: string[] = [];
+  const breachIds = new Set(ofType(log, 'TriggerBreached').map((event) => event.metadata.event_id as string));
+  const strangers: string[] = [];
   for (const path of subscriptionPaths) {
     const ids = receiver.received(path).map((request) => request.headers['webhook-id'] ?? '');
     doubled.push(...doubledOf(ids).map((id) => `${path} ${id}`));
+    strangers.push(...ids.filter((id) => !breachIds.has(id)).map((id) => `${path} ${id}`));
     const got = new Set(ids);
     for (const breach of breaches)
       if ((subscribedAt.get(path) ?? Infinity) < log.indexOf(breach) && !got.has(breach.metadata.event_id as string))
         missing.push(`${path} ${breach.metadata.event_id}`);
   }
-  return { breaches: breaches.length, missing, doubled };
+  return { breaches: breaches.length, missing, doubled, strangers };
 };

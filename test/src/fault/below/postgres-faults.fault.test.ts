@@ -112,18 +112,27 @@ describeNeeding('PostgreSQL struck under load (SPEC §10)', await whyFaultsCanno
     expect(await consumersBehind(pool, head, log.length)).toEqual([]);
     expect(await auditChainBreaks(pool, log, topology.urlOf('queryApi'))).toEqual([]);
     expect(webhooks.missing).toEqual([]);
+    expect(webhooks.strangers).toEqual([]);
     if (!webhooksMayDouble) expect(webhooks.doubled).toEqual([]);
     return figures;
   };
 
   it('SIGKILL of the postmaster mid-load, then a restart: nothing acknowledged is lost or doubled', async () => {
-    const figures = await underLoad('postmaster-sigkill', async () => {
-      const from = performance.now();
-      await cluster.killPostmaster();
-      await sleep(3_000);
-      await cluster.start();
-      return { from, to: performance.now() };
-    });
+    const figures = await underLoad(
+      'postmaster-sigkill',
+      async () => {
+        const from = performance.now();
+        await cluster.killPostmaster();
+        await sleep(3_000);
+        await cluster.start();
+        return { from, to: performance.now() };
+      },
+      {
+        // A delivery sent just before the crash, whose outcome could not be recorded, is sent again under the
+        // same webhook-id (at least once): docs/reliability.md counts them.
+        webhooksMayDouble: true,
+      },
+    );
     expect(figures.recoveredAfterMs).toBeLessThan(10_000);
   });
 
