@@ -9,19 +9,16 @@ export const APPENDED_CHANNEL = 'cropcover_eventstore_appended';
 // failed check inserts nothing; otherwise each append that passed is inserted and the others are not. A
 // writer that raced us to the same revision makes the insert fail on events_stream_revision_key once it
 // commits. (The insert takes the appending lock: schema.ts.)
-// The statement also notifies subscribers, at its commit, of the position of its last event. PostgreSQL
-// commits notifying transactions one at a time; a store runs few append statements at once (group commit:
-// two by default, each for many appends), so this costs little, and it saves a NOTIFY transaction per
-// statement, which cost as much CPU as the append itself (docs/benchmarks.md, Event store).
+// The statement notifies subscribers of the position of its last event, so they hear of it at its commit
+// and never before, without a transaction of its own (docs/decisions.md, "Event store appends").
 // Each event's `prev` is the leaf hash of its stream's previous revision, computed here, inside the
-// append, from the head this statement read; the leaf is events_leaf_hash over the stored canonical texts
-// (schema.ts). A stream whose head was written before the chain starts again from zeros, which the
-// verifier reports as a chain break.
-// The texts come as two parameters of their own ($3 data, $4 metadata), not inside the JSON of $1: there
-// they were JSON strings inside JSON, escaped by Node, unescaped by PostgreSQL's JSON parser character by
-// character, then parsed again as jsonb (docs/benchmarks.md, "Chained append, after the texts left the
-// JSON payload"). Here they are stored as they come, never parsed: a chained event has no jsonb copy
-// (schema.ts). An RFC 8785 text never holds a raw control character (JSON escapes them in strings; the
+// append, from the head this statement read (a writer that raced it fails on the key above, so a chain
+// never forks); the leaf is events_leaf_hash over the stored canonical texts (schema.ts). A new stream
+// chains from zeros, and so does one whose head has no leaf (docs/decisions.md, "Events appended before
+// the chain").
+// The texts come as parameters of their own ($3 data, $4 metadata) and are stored as they come, never
+// escaped into $1's JSON nor parsed (docs/benchmarks.md, "Chained append, after the texts left the JSON
+// payload"). An RFC 8785 text never holds a raw control character (JSON escapes them in strings; the
 // canonical form has no whitespace), so U+001D separates the appends' texts and U+001E the events' within
 // an append.
 // A statement of single-event appends only (one event per command, and what group commit gathers) takes
