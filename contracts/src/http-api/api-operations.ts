@@ -11,6 +11,15 @@ import {
 } from '../audit/audit-log';
 import { PolicyEventPage, PolicyEventsQuery } from '../insurance/audit';
 import {
+  Climatology,
+  ClimatologyJob,
+  ClimatologyJobPathParams,
+  ClimatologyPathParams,
+  ClimatologyQuery,
+  ClimatologyRequest,
+  ClimatologyVersionPathParams,
+} from '../insurance/climatologies';
+import {
   EvaluateRequest,
   EvaluationHistory,
   EvaluationHistoryQuery,
@@ -18,6 +27,7 @@ import {
   Payout,
   PayoutPathParams,
 } from '../insurance/evaluation';
+import { IndexFileIngestion, IndexFilePathParams, IndexFileQuery } from '../insurance/index-files';
 import {
   IndexReadingList,
   IndexReadingsQuery,
@@ -53,6 +63,7 @@ import {
 } from '../insurance/products';
 import { Quote, QuoteRequest } from '../insurance/quote';
 import { PolicyTriggerCourses } from '../insurance/trigger-course';
+import { UnitAreasRegistration, UnitAreasRequest } from '../insurance/unit-areas';
 import { ExposureQuery, ProgrammeExposure } from '../programmes/exposure';
 import {
   BacktestJobPathParams,
@@ -139,6 +150,24 @@ export const apiOperations = {
   },
   'GET /insurance/index-sources': { query: IndexSourcesQuery, success: IndexSourceList },
   'GET /insurance/index-sources/{source_id}': { params: IndexSourcePathParams, success: IndexSource },
+  'GET /insurance/index-sources/{source_id}/files/{ingestion_id}': {
+    params: IndexFilePathParams,
+    success: IndexFileIngestion,
+  },
+  'GET /insurance/index-sources/{source_id}/climatologies/{name}': {
+    params: ClimatologyPathParams,
+    query: ClimatologyQuery,
+    success: Climatology,
+  },
+  'GET /insurance/index-sources/{source_id}/climatologies/{name}/versions/{version}': {
+    params: ClimatologyVersionPathParams,
+    query: ClimatologyQuery,
+    success: Climatology,
+  },
+  'GET /insurance/index-sources/{source_id}/climatologies/{name}/jobs/{job_id}': {
+    params: ClimatologyJobPathParams,
+    success: ClimatologyJob,
+  },
   'GET /insurance/webhooks': { query: WebhookListQuery, success: WebhookList },
   'GET /insurance/webhooks/{webhook_id}': { params: WebhookPathParams, success: WebhookSubscription },
   'GET /insurance/webhooks/{webhook_id}/deliveries': {
@@ -215,6 +244,21 @@ export const apiOperations = {
     success: ProductVersion,
   },
   'POST /insurance/index-sources': { body: IndexSourceRegisterRequest, success: IndexSource },
+  'POST /insurance/index-sources/{source_id}/files': {
+    params: IndexSourcePathParams,
+    query: IndexFileQuery,
+    success: IndexFileIngestion,
+  },
+  'POST /insurance/index-sources/{source_id}/units': {
+    params: IndexSourcePathParams,
+    body: UnitAreasRequest,
+    success: UnitAreasRegistration,
+  },
+  'POST /insurance/index-sources/{source_id}/climatologies': {
+    params: IndexSourcePathParams,
+    body: ClimatologyRequest,
+    success: ClimatologyJob,
+  },
   'POST /insurance/programmes': { body: ProgrammeCreateRequest, success: Programme },
   'PATCH /insurance/programmes/{programme_id}': {
     params: ProgrammePathParams,
