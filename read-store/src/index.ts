@@ -43,7 +43,6 @@ export {
   loadTreeSize,
   type StoredCheckpoint,
 } from './queries/audit-tree';
-export { indexFileIngestionView, loadIndexFileIngestion } from './queries/index-file-ingestions';
 export {
   type ClimatologyJobRecord,
   type ClimatologyLease,
@@ -60,6 +59,7 @@ export {
   sourceHasReadingsIn,
   sourceLocationsAsOf,
 } from './queries/climatologies';
+export { indexFileIngestionView, loadIndexFileIngestion } from './queries/index-file-ingestions';
 export {
   type MonitoredPerilColumns,
   monitoredPerilsFromColumns,

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { parseSignerKey } from '@cropcover/verifiable-log';
 import { z } from 'zod';
 
