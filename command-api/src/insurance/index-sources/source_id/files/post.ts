@@ -57,10 +57,12 @@ export const ingestIndexFileRoute = commandRoute('POST /insurance/index-sources/
     },
   },
 }).handle(async ({ deps, params: { source_id }, query, principal, organizationId, answerUnchanged, req, res }) => {
+  // The size first, from the header alone: it closes the connection, so a client announcing too much is
+  // not held until the request timeout whatever else is wrong with its request.
+  refuseAnnouncedOversize(req.get('content-length'));
   const mediaType = mediaTypeOf(req.get('content-type'));
   if (mediaType === undefined)
     throw ProblemError.unsupportedMediaType(`An index file is sent as ${INDEX_FILE_MEDIA_TYPES.join(', ')}.`);
-  refuseAnnouncedOversize(req.get('content-length'));
   const encoding = req.get('content-encoding')?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity' && encoding !== 'gzip')
     throw ProblemError.unsupportedMediaType('An index file is sent as it is or gzip-encoded.');
