@@ -1,0 +1,3 @@
+export * from './bilinear-neighbours';
+export * from './sampled-cells';
+export * from './sampled-series';
