@@ -83,6 +83,7 @@ export {
   IndexSourcesQuery,
   LapseRequest,
   Level,
+  LocationSampling,
   ModelDescriptor,
   MonthDay,
   OUT_OF_BOUNDS_LISTED,

@@ -72,6 +72,9 @@ export {
   readingBoundsOf,
   readingLocation,
   registerIndexSource,
+  type SampledCells,
+  sampledCellsOf,
+  sampledSeries,
   startsPeriod,
   withinBounds,
 } from './index-sources';

@@ -72,6 +72,27 @@ describe('the reading-history cache', () => {
     expect(await cache.read({ sources: { storm: data('cell-b', 'wind_speed_ms') } })).toEqual({ storm: [] });
   });
 
+  it('reads a bilinear point from its four cells, as the read store does, and sees a cell replaced', async () => {
+    // (−1.3, 30.5) on 0.25°: weights 0.35, 0.35, 0.15, 0.15 on the cells below; a cell lacking a date
+    // makes that date missing.
+    await record([
+      ...daily('-1.5,30.25', 'rainfall_mm', '2024-03-01', [1.000001, 4]),
+      ...daily('-1.5,30.5', 'rainfall_mm', '2024-03-01', [2.5, 4]),
+      ...daily('-1.25,30.25', 'rainfall_mm', '2024-03-01', [3.333333, 4]),
+      ...daily('-1.25,30.5', 'rainfall_mm', '2024-03-01', [7]),
+    ]);
+    const point: PerilDataSource = {
+      ...data('-1.3,30.5'),
+      sampling: { method: 'bilinear', point: { lat: -1.3, lon: 30.5 }, resolution_deg: 0.25 },
+    };
+    const cache = readingHistoryCache(reader);
+    const query = { sources: { drought: point } };
+    expect(await cache.read(query)).toEqual({ drought: [{ date: '2024-03-01', value: 2.775, revision: 4 }] });
+    expect(await cache.read(query)).toEqual(await loadReadingHistory(reader, query));
+    await record(daily('-1.25,30.5', 'rainfall_mm', '2024-03-01', [8]));
+    expect(await cache.read(query)).toEqual({ drought: [{ date: '2024-03-01', value: 2.925, revision: 5 }] });
+  });
+
   it('prices from readings another instance recorded, replaced or deleted, as soon as its write returns', async () => {
     await record(daily('cell-a', 'rainfall_mm', '2026-01-01', [1, 2, 3]));
     const cache = readingHistoryCache(reader);

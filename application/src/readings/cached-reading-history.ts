@@ -6,6 +6,8 @@ import {
   type ReadingHistory,
   type ReadingHistoryQuery,
   type ReadReadingHistory,
+  sampledCellsOf,
+  sampledSeries,
 } from '@cropcover/domain';
 import { loadReadingVersions, loadSeriesColumns, type ReadModels, type SeriesColumns } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
@@ -38,6 +40,13 @@ interface CachedSeries {
   /** Counted against the bound once loaded. */
   readings: number;
 }
+
+/** The one-location series a peril's data reads: its own, or each cell a sampled location weighs. */
+const cellSeriesOf = (data: PerilDataSource): PerilDataSource[] => {
+  if (data.sampling === undefined) return [data];
+  const cells = new Set(sampledCellsOf(data.sampling).cells.map(({ cell }) => cell));
+  return [...cells].map((cell) => ({ source_id: data.source_id, kind: data.kind, index: data.index, location: cell }));
+};
 
 const locationKey = (data: PerilDataSource): string => JSON.stringify([data.source_id, data.location]);
 const seriesKey = (data: PerilDataSource): string => JSON.stringify([data.source_id, data.location, data.index]);
@@ -136,7 +145,13 @@ export const readingHistoryCache = (
   };
 
   const versionsOf = async (sources: PolicyDataSources): Promise<ReadingVersions> => {
-    const locations = [...new Map(Object.values(sources).map((data) => [locationKey(data), data])).values()];
+    const locations = [
+      ...new Map(
+        Object.values(sources)
+          .flatMap(cellSeriesOf)
+          .map((data) => [locationKey(data), data]),
+      ).values(),
+    ];
     const byLocation = await loadReadingVersions(
       db,
       locations.map((data) => ({ sourceId: data.source_id, location: data.location })),
@@ -154,12 +169,24 @@ export const readingHistoryCache = (
     for (const [, data] of perils) {
       const key = seriesKey(data);
       if (lists.has(key)) continue;
-      const version = versions.byLocation.get(locationKey(data));
+      const seriesAt = (cell: PerilDataSource): Promise<readonly IndexObservation[]> => {
+        const version = versions.byLocation.get(locationKey(cell));
+        return version === undefined
+          ? Promise.resolve([])
+          : columnsOf(cell, version).then((columns) => observations(columns, from, to));
+      };
+      const { sampling } = data;
+      if (sampling === undefined) {
+        lists.set(key, seriesAt(data));
+        continue;
+      }
+      const cells = cellSeriesOf(data);
       lists.set(
         key,
-        version === undefined
-          ? Promise.resolve([])
-          : columnsOf(data, version).then((columns) => observations(columns, from, to)),
+        Promise.all(cells.map(seriesAt)).then((loaded) => {
+          const byCell = new Map(cells.map((cell, at) => [cell.location, loaded[at]!]));
+          return sampledSeries(sampledCellsOf(sampling), (cell) => byCell.get(cell) ?? []);
+        }),
       );
     }
     const loaded = new Map(await Promise.all([...lists].map(async ([key, list]) => [key, await list] as const)));

@@ -193,6 +193,21 @@ export type DataSourceChoice = z.infer<typeof DataSourceChoice>;
 
 /** The data one peril of a policy reads, resolved and frozen at issue. `location` is the station id, the
  *  grid cell (`"lat,lon"` of its south-west corner) or the field (`"farm_id/field_id"`). */
+/** How a location of a `bilinear` or `unit_mean` grid source reads its cells, frozen with the policy so
+ *  it replays without the source: the field's point and the grid's resolution (its four neighbours and
+ *  their weights follow), or the unit's cells (equal weights). Absent: the location is one series. */
+export const LocationSampling = z
+  .discriminatedUnion('method', [
+    z.object({
+      method: z.literal('bilinear'),
+      point: z.object({ lat: z.number(), lon: z.number() }),
+      resolution_deg: z.number(),
+    }),
+    z.object({ method: z.literal('unit_mean'), cells: z.array(z.string()) }),
+  ])
+  .openapi('LocationSampling');
+export type LocationSampling = z.infer<typeof LocationSampling>;
+
 export const PerilDataSource = z
   .object({
     source_id: z.string(),
@@ -201,6 +216,12 @@ export const PerilDataSource = z
     location: z.string(),
     /** Station sources: how far the field is from the station, in km. */
     distance_km: z.number().optional(),
+    sampling: LocationSampling.optional(),
+    /** What the source's data is, in what unit, per what period (INDEX-DATA §4), as registered when the
+     *  policy was issued; absent: none named, the index's own unit, daily. */
+    product: ProductDescriptor.optional(),
+    unit: SourceUnit.optional(),
+    cadence: Cadence.optional(),
   })
   .openapi('PerilDataSource');
 export type PerilDataSource = z.infer<typeof PerilDataSource>;

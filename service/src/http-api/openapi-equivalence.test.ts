@@ -108,6 +108,8 @@ describe('the OpenAPI document built from the route declarations', () => {
         // Sources as their producers describe their data (INDEX-DATA.md §1, issue 33).
         'components.schemas.IndexSource differs',
         'components.schemas.IndexSourceRegisterRequest differs',
+        // A peril's data freezes how a bilinear point or a unit mean reads its cells (INDEX-DATA.md §1).
+        'components.schemas.PerilDataSource differs',
         'get /farms/{farm_id}: summary differs',
         // An erased farmer's profile cannot change again (SPEC §6 erasure).
         'put /farms/farmers/me: 422 added',

@@ -1,3 +1,4 @@
 export * from './bilinear-neighbours';
+export * from './location-sampling';
 export * from './sampled-cells';
 export * from './sampled-series';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DomainError } from '../../domain-error';
 import { evolveFarm, initialFarm } from '../../farms/farm';
 import { evolveIndexSource, type IndexSourceState, initialIndexSource } from '../../index-sources/index-source';
+import { evolveUnitAreas, NO_UNIT_AREAS } from '../../index-sources/unit-areas/unit-areas';
 import { fieldSourceRegistered, gridSourceRegistered, stationSourceRegistered } from '../../testing/index-sources';
 import { insuredFarmEvents } from '../../testing/insured-farm';
 import {
@@ -29,6 +30,19 @@ const sources = new Map<string, IndexSourceState>([
   ['src-station', stateOf(stationSourceRegistered)],
   ['src-field', stateOf(fieldSourceRegistered)],
   ['src-near-nothing', stateOf(withData(stationSourceRegistered, { source_id: 'src-near-nothing', radius_km: 5 }))],
+  [
+    'src-bilinear',
+    stateOf(
+      withData(gridSourceRegistered, {
+        source_id: 'src-bilinear',
+        sampling: 'bilinear',
+        product: { name: 'CHIRPS', version: '2.0' },
+        unit: 'mm',
+        cadence: 'dekad',
+      }),
+    ),
+  ],
+  ['src-unit-mean', stateOf(withData(gridSourceRegistered, { source_id: 'src-unit-mean', sampling: 'unit_mean' }))],
 ]);
 
 const ownField = (index: 'rainfall_mm' | 'ndvi' | 'wind_speed_ms') =>
@@ -74,6 +88,55 @@ describe('resolving the data each peril reads', () => {
     given({ perils: ['drought'], choice: { drought: 'src-grid' } }).thenResolves({
       drought: { source_id: 'src-grid', kind: 'grid', index: 'rainfall_mm', location: '-1.3,36.8' },
     }));
+
+  it('reads a bilinear grid source at the field’s own point, with the grid it interpolates on and what its data is', () =>
+    given({ perils: ['drought'], choice: { drought: 'src-bilinear' } }).thenResolves({
+      drought: {
+        source_id: 'src-bilinear',
+        kind: 'grid',
+        index: 'rainfall_mm',
+        location: '-1.29,36.82',
+        sampling: { method: 'bilinear', point: { lat: -1.29, lon: 36.82 }, resolution_deg: 0.05 },
+        product: { name: 'CHIRPS', version: '2.0' },
+        unit: 'mm',
+        cadence: 'dekad',
+      },
+    }));
+
+  it('reads a unit_mean grid source in the unit holding the field, from the cells whose centres lie in it', () => {
+    const square = [
+      [36.8, -1.3],
+      [36.9, -1.3],
+      [36.9, -1.25],
+      [36.8, -1.25],
+      [36.8, -1.3],
+    ];
+    const units = evolveUnitAreas(NO_UNIT_AREAS, {
+      type: 'UnitAreasRegistered',
+      data: {
+        source_id: 'src-unit-mean',
+        units: [{ unit_id: 'KE-A', name: 'Nairobi', polygon: { type: 'Polygon', coordinates: [square] as never } }],
+        registered_by: 'weather-feed',
+        registered_at: '2026-03-01T00:00:00.000Z',
+      },
+    });
+    const resolved = resolveDataSources({
+      organizationId: 'org-1',
+      farm,
+      fieldId: 'north',
+      perils: ['drought'],
+      named: { drought: 'src-unit-mean' },
+      sources,
+      units: new Map([['src-unit-mean', units]]),
+    });
+    expect(resolved.drought).toEqual({
+      source_id: 'src-unit-mean',
+      kind: 'grid',
+      index: 'rainfall_mm',
+      location: 'KE-A',
+      sampling: { method: 'unit_mean', cells: ['-1.3,36.8', '-1.3,36.85'] },
+    });
+  });
 
   it('reads a named station source at the nearest station within its radius, with the distance to it', () =>
     // KE-NBO (−1.3192, 36.9278) is 12.416 km away by haversine; KE-KSM over 260 km.

@@ -1,8 +1,16 @@
-import type { DataSourceChoice, Peril, PolicyDataSources, ReadingIndex, TermSheet } from '@cropcover/contracts';
+import type {
+  DataSourceChoice,
+  LocationSampling,
+  Peril,
+  PolicyDataSources,
+  ReadingIndex,
+  TermSheet,
+} from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import type { Farm } from '../../farms/farm';
-import type { IndexSourceState } from '../../index-sources/index-source';
-import { resolveLocation } from '../../index-sources/source-location';
+import type { IndexSourceState, RegisteredIndexSource } from '../../index-sources/index-source';
+import { type InsuredField, type ResolvedLocation, resolveLocation } from '../../index-sources/source-location';
+import { cellsOfUnit } from '../../index-sources/unit-areas/cells-of-unit';
 import type { UnitAreas } from '../../index-sources/unit-areas/unit-areas';
 import { fieldUnitLocation } from '../../index-sources/unit-areas/unit-location';
 import { DEFAULT_SHEET } from '../term-sheet/builtin';
@@ -41,6 +49,31 @@ export interface DataSourceResolution {
   readonly units?: ReadonlyMap<string, UnitAreas>;
 }
 
+/** Where the field reads the source, and how (INDEX-DATA §1 `sampling`): a `bilinear` grid at the
+ *  field's own point, between the four nearest cell centres; a source with unit areas in the unit holding
+ *  the field — from the mean of the unit's cells on a `unit_mean` grid, else from the series posted for
+ *  the unit; otherwise the one location `resolveLocation` gives. */
+const sampledLocation = (
+  source: RegisteredIndexSource,
+  units: UnitAreas | undefined,
+  insured: InsuredField,
+): ResolvedLocation & { readonly sampling?: LocationSampling } => {
+  if (source.kind === 'grid' && source.sampling === 'bilinear' && source.resolutionDeg !== null) {
+    const { lat, lon } = insured.point;
+    return {
+      location: `${lat},${lon}`,
+      sampling: { method: 'bilinear', point: { lat, lon }, resolution_deg: source.resolutionDeg },
+    };
+  }
+  if (units === undefined || units.size === 0) return resolveLocation(source, insured);
+  const unit = fieldUnitLocation(source.sourceId, units, insured);
+  const polygon = units.get(unit.location)?.polygon;
+  if (source.kind !== 'grid' || source.sampling !== 'unit_mean' || polygon === undefined || !source.resolutionDeg) {
+    return unit;
+  }
+  return { ...unit, sampling: { method: 'unit_mean', cells: cellsOfUnit(polygon, source.resolutionDeg) } };
+};
+
 /** SPEC §7 "A policy names its data": each peril's source and the location the field reads in it — the
  *  unit area holding the field in a source that has units (INDEX-DATA §2.4), else the cell holding the
  *  field, the nearest station within the source's radius, or the field itself. */
@@ -77,11 +110,7 @@ export const resolveDataSources = (
         );
       }
       const insured = { farmId: farm.farmId, fieldId: field.fieldId, point: field.location };
-      const units = resolution.units?.get(sourceId);
-      const resolved =
-        units !== undefined && units.size > 0
-          ? fieldUnitLocation(sourceId, units, insured)
-          : resolveLocation(source, insured);
+      const resolved = sampledLocation(source, resolution.units?.get(sourceId), insured);
       return [
         peril,
         {
@@ -90,6 +119,10 @@ export const resolveDataSources = (
           index,
           location: resolved.location,
           ...(resolved.distanceKm === undefined ? {} : { distance_km: resolved.distanceKm }),
+          ...(resolved.sampling === undefined ? {} : { sampling: resolved.sampling }),
+          ...(source.product === null ? {} : { product: source.product }),
+          ...(source.unit === null ? {} : { unit: source.unit }),
+          ...(source.cadence === 'daily' ? {} : { cadence: source.cadence }),
         },
       ];
     }),
