@@ -149,6 +149,7 @@ export {
   Station,
   StepRow,
   TERM_SHEET_SCHEMA,
+  TERM_SHEET_SCHEMA_V2,
   TermSheet,
   TriggerAggregation,
   TriggerBreached,
@@ -166,6 +167,7 @@ export {
   UNKNOWN_POLICY,
   type UnitBounds,
   versionOfIfMatch,
+  versionTwoFeatures,
 } from './insurance';
 // Index data as datasets (INDEX-DATA.md): a source's unit areas, its climatologies
 export {

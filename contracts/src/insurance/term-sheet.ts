@@ -73,7 +73,12 @@ const MAX_BLOCKS = 400;
 
 export const Blocks = z
   .strictObject({
-    by: z.union([z.enum(['dekad', 'month']), z.strictObject({ days: z.number().int().min(1).max(366) })]),
+    by: z.union([
+      z.enum(['dekad', 'month']),
+      z.strictObject({ days: z.number().int().min(1).max(366) }),
+      // Version 2: calendar intervals of n months (PRF's two-month intervals), leap days included.
+      z.strictObject({ months: z.number().int().min(1).max(12) }),
+    ]),
     stat: z.enum(['sum', 'mean']).optional(),
     vs_normal: z
       .strictObject({
@@ -99,6 +104,15 @@ export const IndexAggregate = z
         pick: z.enum(['max', 'min', 'last']),
       }),
     }),
+    // Version 2 (TERM-SHEETS.md §5): multi-day events, no day counted twice, and the date of an event.
+    z.strictObject({
+      events: z.union([
+        z.strictObject({ min_days: z.number().int().min(1).max(366) }),
+        z.strictObject({ days: z.number().int().min(1).max(366), total_at_least: Dec }),
+      ]),
+    }),
+    z.strictObject({ first_day: z.literal(true) }),
+    z.strictObject({ last_day: z.literal(true) }),
   ])
   .openapi('IndexAggregate');
 export type IndexAggregate = z.infer<typeof IndexAggregate>;
@@ -149,6 +163,9 @@ export type Sowing = z.infer<typeof Sowing>;
 export const Cover = z
   .strictObject({
     peril: Peril,
+    /** Version 2: `concurrent` phases may overlap, each paying on its own, the cover's limit capping their
+     *  sum; `sequential` (v1's rule, the default) keeps them in order without overlap. */
+    phase_mode: z.enum(['sequential', 'concurrent']).optional(),
     index: TriggerIndex,
     reading: ReadingIndex,
     limit: Amount,
@@ -185,6 +202,24 @@ export const SheetPricing = z
 export type SheetPricing = z.infer<typeof SheetPricing>;
 
 export const TERM_SHEET_SCHEMA = 'cropcover.term-sheet/1';
+/** Version 2 (TERM-SHEETS.md §5), a superset: every v1 sheet with this schema line pays the same. */
+export const TERM_SHEET_SCHEMA_V2 = 'cropcover.term-sheet/2';
+
+/** Where a sheet uses what only version 2 can say, with the path: a v1 sheet must not. */
+export const versionTwoFeatures = (sheet: { readonly covers: readonly Cover[] }): (string | number)[][] =>
+  sheet.covers.flatMap((cover, at) => [
+    ...(cover.phase_mode === undefined ? [] : [['covers', at, 'phase_mode']]),
+    ...cover.phases.flatMap((phase, index) => {
+      const path = ['covers', at, 'phases', index];
+      const { aggregate, blocks } = phase;
+      return [
+        ...(typeof aggregate !== 'string' && !('rolling' in aggregate) ? [[...path, 'aggregate']] : []),
+        ...(blocks !== undefined && typeof blocks.by !== 'string' && 'months' in blocks.by
+          ? [[...path, 'blocks', 'by']]
+          : []),
+      ];
+    }),
+  ]);
 
 /** Every money figure of a sheet, with where it sits: what the sheet's unit constrains. */
 export const sheetAmounts = (sheet: {
@@ -210,7 +245,7 @@ export const sheetAmounts = (sheet: {
 
 export const TermSheet = z
   .strictObject({
-    schema: z.literal(TERM_SHEET_SCHEMA),
+    schema: z.enum([TERM_SHEET_SCHEMA, TERM_SHEET_SCHEMA_V2]),
     name: z.string().trim().min(1).max(200),
     /** Free text, never read by the engine. */
     note: z.string().max(4000).optional(),
@@ -222,6 +257,11 @@ export const TermSheet = z
     covers: z.array(Cover).min(1).max(Peril.options.length),
   })
   .superRefine((sheet, context) => {
+    if (sheet.schema === TERM_SHEET_SCHEMA) {
+      for (const path of versionTwoFeatures(sheet)) {
+        context.addIssue({ code: 'custom', path, message: `needs schema ${TERM_SHEET_SCHEMA_V2}` });
+      }
+    }
     // A share is a decimal of the sum insured; minor units of the basis are whole.
     for (const { path, amount } of sheetAmounts(sheet)) {
       if (sheet.amounts.unit === 'minor' && !Number.isSafeInteger(amount)) {

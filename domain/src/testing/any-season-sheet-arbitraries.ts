@@ -8,7 +8,10 @@ import {
   type Phase,
   READING_BOUNDS,
   ReadingIndex,
+  TERM_SHEET_SCHEMA,
+  TERM_SHEET_SCHEMA_V2,
   type TermSheet,
+  versionTwoFeatures,
 } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { addDays, dateOfDay, dayNumber } from '../insurance/calendar/calendar-date';
@@ -47,6 +50,7 @@ const blocksBy = (days: number): fc.Arbitrary<Blocks['by']> =>
     fc.constantFrom<Blocks['by']>('dekad', 'month', { days }),
     fc.integer({ min: 1, max: 6 }).map((parts) => ({ days: Math.max(1, Math.floor(days / parts)) })),
     fc.integer({ min: 1, max: 60 }).map((n) => ({ days: n })),
+    fc.integer({ min: 1, max: 4 }).map((months) => ({ months })),
   );
 
 /** A level: fixed, or per window day (the levels of one map may mix both, ordered on the window's days). */
@@ -98,6 +102,7 @@ const phaseOf = (
               startDay: resolved.startDay,
               endDay: resolved.endDay,
             }).length;
+      const spanDays = fc.integer({ min: 1, max: Math.min(30, days) });
       const aggregate: fc.Arbitrary<IndexAggregate> =
         by !== undefined
           ? fc.constantFrom('sum', 'mean', 'max', 'min' as const)
@@ -105,11 +110,28 @@ const phaseOf = (
               fc.constantFrom<IndexAggregate>('sum', 'mean', 'max', 'min', 'longest_run'),
               fc
                 .record({
-                  days: fc.integer({ min: 1, max: Math.min(30, days) }),
+                  days: spanDays,
                   stat: fc.constantFrom('sum', 'mean' as const),
                   pick: fc.constantFrom('max', 'min', 'last' as const),
                 })
                 .map((rolling) => ({ rolling })),
+              // Version 2: events, and over a predicate paying above, event dates.
+              fc
+                .record({ days: spanDays, total_at_least: decimal(0, READING_BOUNDS[reading].max * 3) })
+                .map((events) => ({ events })),
+              ...(day !== undefined && 'is' in day
+                ? [
+                    spanDays.map((min_days): IndexAggregate => ({ events: { min_days } })),
+                    ...(direction === 'above'
+                      ? [
+                          {
+                            arbitrary: fc.constantFrom<IndexAggregate>({ first_day: true }, { last_day: true }),
+                            weight: 3,
+                          },
+                        ]
+                      : []),
+                  ]
+                : []),
             );
       return fc
         .record({
@@ -145,16 +167,23 @@ const resolvedOn = (window: { readonly from: DateRef; readonly to: DateRef }, te
   };
 };
 
+/** A sheet in version 1 when it says nothing only version 2 can, else in version 2. */
 const sheetOf = (covers: TermSheet['covers'], season?: TermSheet['season']): TermSheet => ({
-  schema: 'cropcover.term-sheet/1',
+  schema: versionTwoFeatures({ covers }).length === 0 ? TERM_SHEET_SCHEMA : TERM_SHEET_SCHEMA_V2,
   name: 'a sheet of any season',
   ...(season === undefined ? {} : { season }),
   amounts: { unit: 'share' },
   covers,
 });
 
-const coverOf = (peril: Peril, reading: ReadingIndex, phases: readonly Phase[]): TermSheet['covers'][number] => ({
+const coverOf = (
+  peril: Peril,
+  reading: ReadingIndex,
+  phases: readonly Phase[],
+  concurrent = false,
+): TermSheet['covers'][number] => ({
   peril,
+  ...(concurrent ? { phase_mode: 'concurrent' as const } : {}),
   index: `${peril}_index`,
   reading,
   limit: 1,
@@ -173,8 +202,9 @@ const seasonSheet: fc.Arbitrary<TermSheet> = fc
     lastOfFebruary: fc.boolean(),
     peril: fc.constantFrom(...Peril.options),
     reading: fc.constantFrom(...ReadingIndex.options),
+    concurrent: fc.boolean(),
   })
-  .chain(({ drawnIn, startDay, length, lastOfFebruary, peril, reading }) => {
+  .chain(({ drawnIn, startDay, length, lastOfFebruary, peril, reading, concurrent }) => {
     const start = addDays(`${drawnIn}-01-01`, startDay);
     const season = {
       from: monthDayOf(start, lastOfFebruary),
@@ -182,24 +212,30 @@ const seasonSheet: fc.Arbitrary<TermSheet> = fc
     };
     const term = seasonStartingIn(season, drawnIn);
     const days = dayNumber(term.end) - dayNumber(term.start) + 1;
-    return fc
-      .uniqueArray(offsetIn(term.start, days), { minLength: 2, maxLength: 4 })
-      .map((cuts) => [...cuts].sort((a, b) => a - b))
-      .chain((cuts) => {
-        const windows = cuts.slice(0, Math.floor(cuts.length / 2) * 2).flatMap((at, index) =>
-          index % 2 === 0
-            ? [
-                {
-                  from: monthDayOf(addDays(term.start, at), lastOfFebruary),
-                  to: monthDayOf(addDays(term.start, cuts[index + 1]!), lastOfFebruary),
-                },
-              ]
-            : [],
-        );
-        return fc
-          .tuple(...windows.map((window, at) => phaseOf(`phase-${at + 1}`, window, reading, resolvedOn(window, term))))
-          .map((phases) => sheetOf([coverOf(peril, reading, phases)], season));
+    // Sequential phases cut the season in order; concurrent ones are drawn each on its own, overlapping.
+    const cutsOf = (count: number) =>
+      fc.uniqueArray(offsetIn(term.start, days), { minLength: count, maxLength: count }).map((cuts) => {
+        const sorted = [...cuts].sort((a, b) => a - b);
+        return sorted.slice(0, Math.floor(sorted.length / 2) * 2);
       });
+    const windowCuts = concurrent
+      ? fc.array(cutsOf(2), { minLength: 1, maxLength: 3 }).map((pairs) => pairs.flat())
+      : fc.integer({ min: 2, max: 4 }).chain(cutsOf);
+    return windowCuts.chain((cuts) => {
+      const windows = cuts.flatMap((at, index) =>
+        index % 2 === 0
+          ? [
+              {
+                from: monthDayOf(addDays(term.start, at), lastOfFebruary),
+                to: monthDayOf(addDays(term.start, cuts[index + 1]!), lastOfFebruary),
+              },
+            ]
+          : [],
+      );
+      return fc
+        .tuple(...windows.map((window, at) => phaseOf(`phase-${at + 1}`, window, reading, resolvedOn(window, term))))
+        .map((phases) => sheetOf([coverOf(peril, reading, phases, concurrent)], season));
+    });
   });
 
 /** A seasonless sheet and a term it is sold on: one phase from the term's start plus an offset to its

@@ -118,12 +118,9 @@ export const DEFAULT_PRODUCT: ProductTerms = {
 const aggregationOf = (cover: Cover): TriggerAggregation => {
   const { aggregate } = cover.phases[0]!;
   if (aggregate === 'sum' || aggregate === 'max') return { kind: aggregate };
-  if (typeof aggregate !== 'string' && aggregate.rolling.stat === 'sum' && aggregate.rolling.pick === 'max') {
-    return { kind: 'max_rolling_sum', days: aggregate.rolling.days };
-  }
-  if (typeof aggregate !== 'string' && aggregate.rolling.stat === 'mean' && aggregate.rolling.pick === 'last') {
-    return { kind: 'mean_of_last_days', days: aggregate.rolling.days };
-  }
+  const rolling = typeof aggregate !== 'string' && 'rolling' in aggregate ? aggregate.rolling : undefined;
+  if (rolling?.stat === 'sum' && rolling.pick === 'max') return { kind: 'max_rolling_sum', days: rolling.days };
+  if (rolling?.stat === 'mean' && rolling.pick === 'last') return { kind: 'mean_of_last_days', days: rolling.days };
   throw new RangeError(`${cover.peril} of the default product has no trigger terms`);
 };
 

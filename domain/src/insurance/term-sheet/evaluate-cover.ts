@@ -487,7 +487,8 @@ export const deepestSeasonShare = (spec: CoverEvaluationSpec): SumInsuredShare =
 export const growsOnly = (phase: Phase): boolean => {
   if ((phase.settle ?? 'any_time') === 'window_closed') return true;
   const { aggregate, blocks } = phase;
-  if (typeof aggregate !== 'string') return aggregate.rolling.pick !== 'last';
+  // Events and the last qualifying day only grow as days are added; a first day, once found, stays.
+  if (typeof aggregate !== 'string') return !('rolling' in aggregate) || aggregate.rolling.pick !== 'last';
   if (aggregate === 'mean') return false;
   return blocks === undefined || (blocks.stat ?? 'sum') === 'sum';
 };

@@ -69,7 +69,12 @@ const dayTransformOf = (
 
 /** Whether an aggregate is an extreme, evaluated on the days present whatever their coverage. */
 export const isExtreme = (aggregate: IndexAggregate): boolean =>
-  aggregate === 'max' || aggregate === 'min' || (typeof aggregate !== 'string' && aggregate.rolling.pick !== 'last');
+  aggregate === 'max' ||
+  aggregate === 'min' ||
+  (typeof aggregate !== 'string' && 'rolling' in aggregate && aggregate.rolling.pick !== 'last');
+
+/** Whether the aggregate falls as day values rise: only the first qualifying day (an earlier event). */
+const isDecreasing = (aggregate: IndexAggregate): boolean => typeof aggregate !== 'string' && 'first_day' in aggregate;
 
 /** An aggregate of a window walked a stretch of days at a time: `consume` takes in the days at offsets
  *  [from, to) of the window's values (filled where missing) and whether each was read. One tight loop per
@@ -132,6 +137,72 @@ class LongestRun implements Aggregator {
   }
   read(days: number, present: number): IndexReading {
     return whole(BigInt(this.longest) * ONE_DAY, 1n, days, present);
+  }
+}
+
+/** Events of at least `minDays` qualifying days in a row, no day counted twice: Σ over the maximal runs
+ *  of qualifying days of ⌊run ÷ minDays⌋ (TERM-SHEETS.md §5, RWBCIS "N-day events"). */
+class RunEvents implements Aggregator {
+  private run = 0;
+  private completed = 0;
+  constructor(private readonly minDays: number) {}
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    for (let at = from; at < to; at += 1) {
+      if (values[at]! > 0n) {
+        this.run += 1;
+      } else {
+        this.completed += Math.floor(this.run / this.minDays);
+        this.run = 0;
+      }
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    const events = this.completed + Math.floor(this.run / this.minDays);
+    return whole(BigInt(events) * ONE_DAY, 1n, days, present);
+  }
+}
+
+/** Events of `days` days totalling at least a level, scanned from the window's first day: a day starts an
+ *  event when the `days` days from it reach the level — counted, and the scan goes on after them — else
+ *  the scan goes on from the next day (Climate Corp's "two days totalling more than ½ inch"). */
+class TotalEvents implements Aggregator {
+  private spanSum = 0n;
+  /** The first offset an event may start on: the day after the last event counted. */
+  private next = 0;
+  private events = 0;
+  private readonly level: bigint;
+  constructor(private readonly span: { readonly days: number; readonly total_at_least: number }) {
+    this.level = millionthsOf(span.total_at_least);
+  }
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    const { days } = this.span;
+    for (let at = from; at < to; at += 1) {
+      if (at >= days) this.spanSum -= values[at - days]!;
+      this.spanSum += values[at]!;
+      if (at - days + 1 >= this.next && this.spanSum >= this.level) {
+        this.events += 1;
+        this.next = at + 1;
+      }
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    return whole(BigInt(this.events) * ONE_DAY, 1n, days, present);
+  }
+}
+
+/** The day number in the window (1 = its first day) of the first or the last qualifying day; 0 when none
+ *  qualified (the date of a spring freeze, a blossom's rain). */
+class EventDay implements Aggregator {
+  private day = 0;
+  constructor(private readonly first: boolean) {}
+  consume(values: readonly bigint[], _read: Uint8Array, from: number, to: number): void {
+    for (let at = from; at < to; at += 1) {
+      if (values[at]! <= 0n || (this.first && this.day !== 0)) continue;
+      this.day = at + 1;
+    }
+  }
+  read(days: number, present: number): IndexReading {
+    return whole(BigInt(this.day) * ONE_DAY, 1n, days, present);
   }
 }
 
@@ -365,7 +436,14 @@ const aggregatorOf = (aggregate: IndexAggregate, blocks: BlockFigures | undefine
     }
     return new BlockAggregate(blocks, blocks.endsOn(window), aggregate);
   }
-  if (typeof aggregate !== 'string') return new Rolling(aggregate.rolling);
+  if (typeof aggregate !== 'string') {
+    if ('rolling' in aggregate) return new Rolling(aggregate.rolling);
+    if ('first_day' in aggregate) return new EventDay(true);
+    if ('last_day' in aggregate) return new EventDay(false);
+    return 'min_days' in aggregate.events
+      ? new RunEvents(aggregate.events.min_days)
+      : new TotalEvents(aggregate.events);
+  }
   switch (aggregate) {
     case 'sum':
     case 'mean':
@@ -403,8 +481,10 @@ export interface CompiledPipeline {
 export const compilePipeline = (pipeline: IndexPipeline): CompiledPipeline => {
   const transform = dayTransformOf(pipeline.day);
   const bounds = READING_BOUNDS[pipeline.reading];
-  // Index up with the readings and paying below: the upper bound; the other way round the lower one.
-  const fillWithMaximum = (pipeline.paysWhen === 'below') === transform.increasing;
+  // Index up with the readings and paying below: the upper bound; the other way round the lower one. The
+  // first qualifying day falls as days qualify: a gap counts as qualifying, the event earlier.
+  const indexIncreasing = transform.increasing !== isDecreasing(pipeline.aggregate);
+  const fillWithMaximum = (pipeline.paysWhen === 'below') === indexIncreasing;
   return {
     transform: pipeline.day === undefined ? undefined : transform.apply,
     fill: transform.apply(millionthsOf(fillWithMaximum ? bounds.max : bounds.min)),

@@ -174,6 +174,26 @@ const phaseErrors = (cover: Cover, phase: Phase, path: Path): TermSheetError[] =
       error([...path, 'aggregate'], 'aggregate_invalid', 'a longest run counts days of a predicate: it needs `day.is`'),
     );
   }
+  const countsDays = typeof aggregate !== 'string' && ('first_day' in aggregate || 'last_day' in aggregate);
+  const countsRuns = typeof aggregate !== 'string' && 'events' in aggregate && 'min_days' in aggregate.events;
+  if ((countsDays || countsRuns) && (day === undefined || !('is' in day))) {
+    errors.push(
+      error(
+        [...path, 'aggregate'],
+        'aggregate_invalid',
+        'events and event dates count days of a predicate: they need `day.is`',
+      ),
+    );
+  }
+  if (countsDays && directionOf(phase.payout) === 'below') {
+    errors.push(
+      error(
+        [...path, 'payout'],
+        'aggregate_invalid',
+        'an event’s day number is 0 when no day qualifies: it pays above its trigger, never below',
+      ),
+    );
+  }
   if (blocks !== undefined && (typeof aggregate !== 'string' || aggregate === 'longest_run')) {
     errors.push(error([...path, 'aggregate'], 'aggregate_invalid', 'blocks are aggregated by sum, mean, max or min'));
   }
@@ -218,6 +238,14 @@ const phaseErrors = (cover: Cover, phase: Phase, path: Path): TermSheetError[] =
   return errors;
 };
 
+/** The days one rolling span or one event of days covers, if the aggregate has such a span. */
+const spanDaysOf = (aggregate: Phase['aggregate']): number | undefined => {
+  if (typeof aggregate === 'string') return undefined;
+  if ('rolling' in aggregate) return aggregate.rolling.days;
+  if ('events' in aggregate) return 'days' in aggregate.events ? aggregate.events.days : aggregate.events.min_days;
+  return undefined;
+};
+
 const outside = (window: DayWindow, term: CoverTerm): boolean => window.start < term.start || window.end > term.end;
 
 /** The windows of a cover on one term (and, for windows anchored on sowing, one sowing date). */
@@ -246,7 +274,7 @@ const windowErrorsOn = (
         ),
       );
     }
-    if (previous !== undefined && window.start <= previous.end) {
+    if (cover.phase_mode !== 'concurrent' && previous !== undefined && window.start <= previous.end) {
       errors.push(
         error(
           phasePath,
@@ -256,9 +284,10 @@ const windowErrorsOn = (
       );
     }
     previous = window;
-    if (typeof phase.aggregate !== 'string' && phase.aggregate.rolling.days > window.endDay - window.startDay + 1) {
+    const spanDays = spanDaysOf(phase.aggregate);
+    if (spanDays !== undefined && spanDays > window.endDay - window.startDay + 1) {
       errors.push(
-        error([...path, 'phases', index, 'aggregate'], 'aggregate_invalid', 'rolls over more days than its window has'),
+        error([...path, 'phases', index, 'aggregate'], 'aggregate_invalid', 'spans more days than its window has'),
       );
     }
     if (phase.blocks !== undefined) {

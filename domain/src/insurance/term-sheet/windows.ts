@@ -95,10 +95,24 @@ const daysBlockEndDay = (days: number, blockStart: number): number => {
   return commonYearDay(end + 1) === lastCommonDay ? end + 1 : end;
 };
 
-/** The last day of the block holding `day` (`days` blocks: the one starting on `blockStart`). Day numbers,
- *  not dates: an evaluation finds every phase's blocks again. */
+/** The last day of `months` calendar months from `blockStart`'s month (a PRF two-month interval): leap
+ *  days are in it as the calendar has them. */
+const monthsBlockEndDay = (months: number, blockStart: number): number => {
+  const civil = civilOfDay(blockStart);
+  let end = blockStart - civil.day;
+  for (let month = 0; month < months; month += 1) {
+    const at = civil.month - 1 + month;
+    end += daysInMonth(civil.year + Math.floor(at / 12), (at % 12) + 1);
+  }
+  return end;
+};
+
+/** The last day of the block holding `day` (`days` and `months` blocks: the one starting on `blockStart`).
+ *  Day numbers, not dates: an evaluation finds every phase's blocks again. */
 const blockEndDay = (by: Blocks['by'], day: number, blockStart: number): number => {
-  if (typeof by !== 'string') return daysBlockEndDay(by.days, blockStart);
+  if (typeof by !== 'string') {
+    return 'days' in by ? daysBlockEndDay(by.days, blockStart) : monthsBlockEndDay(by.months, blockStart);
+  }
   const civil = civilOfDay(day);
   const monthStart = day - civil.day + 1;
   if (by === 'month' || civil.day > 20) return monthStart + daysInMonth(civil.year, civil.month) - 1;
@@ -132,8 +146,16 @@ export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] =
 
 /** Whether the window starts and ends on block boundaries. */
 export const isBlockAligned = (by: Blocks['by'], window: DayWindow): boolean => {
-  if (typeof by !== 'string')
+  if (typeof by !== 'string' && 'days' in by) {
     return (commonYearDay(window.endDay) - commonYearDay(window.startDay) + 1) % by.days === 0;
+  }
+  if (typeof by !== 'string') {
+    // Intervals of n months from the window's first day, which must open a month, to the last one's end.
+    if (civilOfDay(window.startDay).day !== 1) return false;
+    let end = window.startDay - 1;
+    while (end < window.endDay) end = monthsBlockEndDay(by.months, end + 1);
+    return end === window.endDay;
+  }
   const startsBlock = blockEndDay(by, window.startDay - 1, window.startDay - 1) === window.startDay - 1;
   return startsBlock && blockEndDay(by, window.endDay, window.endDay) === window.endDay;
 };
