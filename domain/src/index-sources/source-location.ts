@@ -208,6 +208,35 @@ const scaledText = (sign: string, whole: string, fraction = ''): bigint => {
   return sign === '-' ? -magnitude : magnitude;
 };
 
+/** The four cells of a grid of `resolutionDeg` whose centres are nearest a point posted as "lat,lon"
+ *  (INDEX-DATA §1, bilinear sampling), south-west, south-east, north-west, north-east: the cells of the
+ *  centres either side of it on each axis, computed on 10^-12 degrees like every cell id. A point on a
+ *  centre's row or column takes that centre and the next one north or east (its weight there is 0). Near a
+ *  pole the rows are clamped to the grid; columns wrap at the antimeridian. */
+export const cellsAroundPoint = (resolutionDeg: number | null, posted: string): string[] => {
+  const match = POSTED_POINT.exec(posted);
+  if (!match) throw new RangeError(`"${posted}" is not a point "lat,lon"`);
+  const [, latSign = '', latWhole = '', latFraction, lonSign = '', lonWhole = '', lonFraction] = match;
+  const point = { lat: scaledText(latSign, latWhole, latFraction), lon: scaledText(lonSign, lonWhole, lonFraction) };
+  if (!isOnEarth(point)) throw new RangeError(`"${posted}" is not a point on Earth`);
+  const size = cellSizeOf(resolutionDeg);
+  const half = size / 2n;
+  const rows = (NORTH - SOUTH) / size;
+  const columns = (EAST - WEST) / size;
+  const southRow = floorDivision(point.lat - SOUTH - half, size);
+  const westColumn = floorDivision(point.lon - WEST - half, size);
+  const clampedRow = (row: bigint): bigint => (row < 0n ? 0n : row >= rows ? rows - 1n : row);
+  const wrappedColumn = (column: bigint): bigint => ((column % columns) + columns) % columns;
+  const cellAt = (row: bigint, column: bigint): string =>
+    `${decimalText(SOUTH + clampedRow(row) * size)},${decimalText(WEST + wrappedColumn(column) * size)}`;
+  return [
+    cellAt(southRow, westColumn),
+    cellAt(southRow, westColumn + 1n),
+    cellAt(southRow + 1n, westColumn),
+    cellAt(southRow + 1n, westColumn + 1n),
+  ];
+};
+
 const unknownLocation = (source: RegisteredIndexSource, posted: string): DomainError =>
   new DomainError('rejected', 'unknown_location', `"${posted}" is not a location of index source ${source.sourceId}`);
 
