@@ -1,4 +1,4 @@
-import type { FarmerKeys, QuoteInputs } from '@cropcover/application';
+import type { FarmerKeys, HistoryBackfills, QuoteInputs } from '@cropcover/application';
 import type { PolicyEnvironment, Quote } from '@cropcover/contracts';
 import type { IndexSourceDefaults, ReadReadingHistory } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
@@ -29,6 +29,8 @@ export interface CommandApiDeps {
   readonly indexSourceDefaults: IndexSourceDefaults;
   /** INDEX-DATA.md §2: where ingested files are kept, and the size from which one is ingested as a job. */
   readonly indexFiles: { readonly directory: string; readonly jobBytes: number };
+  /** INDEX-DATA.md §2.2: the history of a location of interest, read from the kept files when first needed. */
+  readonly historyBackfills: HistoryBackfills;
   /** For what a job running after its answer has no caller to tell. */
   readonly logger: Logger;
 }

@@ -16,6 +16,7 @@ import { recordIndexReadingsRoute } from './insurance/index-readings/post';
 import { registerIndexSourceRoute } from './insurance/index-sources/post';
 import { requestClimatologyRoute } from './insurance/index-sources/source_id/climatologies/post';
 import { ingestIndexFileRoute } from './insurance/index-sources/source_id/files/post';
+import { updateIndexSourceRoute } from './insurance/index-sources/source_id/patch';
 import { registerUnitAreasRoute } from './insurance/index-sources/source_id/units/post';
 import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
@@ -66,6 +67,7 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
   ]),
   ...tagged('Index data', [
     registerIndexSourceRoute,
+    updateIndexSourceRoute,
     ingestIndexFileRoute,
     registerUnitAreasRoute,
     requestClimatologyRoute,

@@ -169,6 +169,13 @@ export {
   versionOfIfMatch,
   versionTwoFeatures,
 } from './insurance';
+// Locations of interest (INDEX-DATA.md §2.2)
+export {
+  AreaOfInterest,
+  IndexSourceAreaOfInterest,
+  IndexSourceUpdateRequest,
+  MAX_AREA_OF_INTEREST_CELLS,
+} from './insurance/area-of-interest';
 // Index data as datasets (INDEX-DATA.md): a source's unit areas, its climatologies
 export {
   Climatology,

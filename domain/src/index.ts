@@ -58,9 +58,11 @@ export {
 export {
   type CadencePeriod,
   canWriteReadings,
+  cellsReadBy,
   fieldLocation,
   type GridCellIndex,
   gridCellAt,
+  gridCellCentresWithin,
   gridCellIndexOf,
   type IndexSourceState,
   indexSourceAggregate,

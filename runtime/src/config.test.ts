@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       dataDir: '.data',
       indexFileJobBytes: 67108864,
       indexFileDir: '.data/index-files',
+      historyBackfillWaitMs: 10000,
       embeddedPostgresPort: 5433,
       monitorEnabled: true,
       webhookAllowInsecure: false,

@@ -120,6 +120,12 @@ export const configVariables = [
       'Index files larger than this (bytes, decompressed) are ingested as a job: 202 and a Location to follow; smaller ones are answered when done. Files are kept under `<DATA_DIR>/index-files`.',
   },
   {
+    name: 'HISTORY_BACKFILL_WAIT_MS',
+    default: '10000',
+    description:
+      'How long a quote or issue on a grid cell whose history is not yet read from the kept files waits for that backfill before it answers 503 `history_backfilling` with Retry-After (the backfill goes on).',
+  },
+  {
     name: 'EMBEDDED_POSTGRES_PORT',
     default: '5433',
     description: 'Port of the embedded PostgreSQL (only without DATABASE_URL).',
@@ -251,6 +257,8 @@ export interface Config {
   readonly indexFileJobBytes: number;
   /** Where ingested index files are kept by their SHA-256: `<DATA_DIR>/index-files`. */
   readonly indexFileDir: string;
+  /** HISTORY_BACKFILL_WAIT_MS. */
+  readonly historyBackfillWaitMs: number;
   readonly embeddedPostgresPort: number;
   readonly monitorEnabled: boolean;
   readonly webhookAllowInsecure: boolean;
@@ -342,6 +350,7 @@ const schema = z
     }),
     DATA_DIR: z.string(),
     INDEX_FILE_JOB_BYTES: integer(0, 1024 ** 3),
+    HISTORY_BACKFILL_WAIT_MS: integer(0, 600_000),
     EMBEDDED_POSTGRES_PORT: integer(1, 65535),
     MONITOR_ENABLED: flag,
     WEBHOOK_ALLOW_INSECURE: flag,
@@ -499,6 +508,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     dataDir: values.DATA_DIR,
     indexFileJobBytes: values.INDEX_FILE_JOB_BYTES,
     indexFileDir: join(values.DATA_DIR, 'index-files'),
+    historyBackfillWaitMs: values.HISTORY_BACKFILL_WAIT_MS,
     embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT,
     monitorEnabled: values.MONITOR_ENABLED,
     webhookAllowInsecure: values.WEBHOOK_ALLOW_INSECURE,

@@ -1,6 +1,7 @@
 import {
   cachedFarmerKeys,
   farmerKeysIn,
+  historyBackfills,
   pricedQuotes,
   readingHistoryCache,
   withSealedPersonalData,
@@ -237,6 +238,12 @@ export const startService = async (
           webhookAllowInsecure: config.webhookAllowInsecure,
           indexSourceDefaults: config.indexSourceDefaults,
           indexFiles: { directory: config.indexFileDir, jobBytes: config.indexFileJobBytes },
+          historyBackfills: historyBackfills(db, {
+            directory: config.indexFileDir,
+            waitMs: config.historyBackfillWaitMs,
+            clock: systemClock,
+            logger,
+          }),
           logger,
         }),
       );

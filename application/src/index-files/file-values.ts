@@ -3,6 +3,7 @@ import type { IndexFileMediaType } from '@cropcover/contracts';
 import { DomainError, type RegisteredIndexSource, readingLocation } from '@cropcover/domain';
 import { ProblemError } from '@cropcover/runtime';
 import { CsvError, type Info, parse } from 'csv-parse';
+import { pixelsOfCells, readPixels } from './cell-pixels';
 import { openGeoTiff } from './geotiff-raster';
 import { cellIdOfPixel, type GridRaster, placeOnSourceGrid } from './grid-raster';
 import { openNetcdf } from './netcdf-raster';
@@ -31,11 +32,13 @@ const asProblem = (error: unknown): unknown =>
 const openRaster = (path: string, reading: FileReading): Promise<GridRaster> =>
   reading.mediaType === 'image/tiff' ? openGeoTiff(path) : openNetcdf(path, reading.variable);
 
-/** Every cell of a grid file, a slice at a time, each pixel stored under its source cell. */
+/** The cells of a grid file, a slice at a time, each pixel stored under its source cell: every cell, or
+ *  only `cells` (the locations of interest, INDEX-DATA §2.2), read through windows. */
 async function* gridValues(
   source: RegisteredIndexSource,
   path: string,
   reading: FileReading,
+  cells: Iterable<string> | undefined,
 ): AsyncGenerator<FileValue[]> {
   if (source.kind !== 'grid' || source.resolutionDeg === null)
     throw unreadable(`Source ${source.sourceId} is a ${source.kind} source: a raster is read into a grid source.`);
@@ -53,15 +56,23 @@ async function* gridValues(
       ]);
     const placement = placeOnSourceGrid(raster.grid, source.resolutionDeg);
     const { columns, rows } = raster.grid;
-    const cells = Array.from({ length: rows * columns }, (_, at) =>
-      cellIdOfPixel(source.resolutionDeg!, placement, at % columns, Math.floor(at / columns)),
-    );
+    const pixels =
+      cells === undefined ? undefined : pixelsOfCells(raster.grid, placement, source.resolutionDeg, new Set(cells));
+    const every =
+      pixels === undefined
+        ? Array.from({ length: rows * columns }, (_, at) =>
+            cellIdOfPixel(source.resolutionDeg!, placement, at % columns, Math.floor(at / columns)),
+          )
+        : pixels.map((pixel) => pixel.cell);
     for (let slice = 0; slice < raster.slices; slice += 1) {
-      const values = await raster.readSlice(slice, { column: 0, row: 0, columns, rows }).catch((error) => {
+      const values = await (pixels === undefined
+        ? raster.readSlice(slice, { column: 0, row: 0, columns, rows })
+        : readPixels(raster, slice, pixels)
+      ).catch((error) => {
         throw asProblem(error);
       });
       const date = dates[slice]!;
-      yield cells.map((location, at) => {
+      yield every.map((location, at) => {
         const value = Number(values[at]);
         return { location, date, value: raster.isMissing(value) ? null : value };
       });
@@ -148,10 +159,11 @@ async function* csvValues(source: RegisteredIndexSource, path: string): AsyncGen
   if (batch.length > 0) yield batch;
 }
 
-/** The values a stored file holds for the source, in batches. */
+/** The values a stored file holds for the source, in batches: of a grid file, only `cells` when given. */
 export const fileValues = (
   source: RegisteredIndexSource,
   path: string,
   reading: FileReading,
+  cells?: Iterable<string>,
 ): AsyncGenerator<FileValue[]> =>
-  reading.mediaType === 'text/csv' ? csvValues(source, path) : gridValues(source, path, reading);
+  reading.mediaType === 'text/csv' ? csvValues(source, path) : gridValues(source, path, reading, cells);

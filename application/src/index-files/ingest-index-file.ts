@@ -13,6 +13,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { FUTURE_DATE_MESSAGE } from '../index-readings/future-readings';
 import { recordIndexReadings, type SourceReading } from '../index-readings/record-index-readings';
+import { cellsKept, takeSourceTurn } from '../locations-of-interest/cells-of-interest';
 import { fileValues } from './file-values';
 import type { StoredIndexFile } from './stored-index-files';
 
@@ -60,8 +61,13 @@ interface Totals {
 
 const BATCH = 5_000;
 
-/** Reads the file into the source inside `trx`; throws the refusal when any value is wrong. */
-const ingestInto = async (trx: Transaction<ReadModels>, request: IndexFileRequest): Promise<Totals> => {
+/** Reads the file into the source inside `trx`, only `cells` of a grid file when given; throws the refusal
+ *  when any value is wrong. */
+const ingestInto = async (
+  trx: Transaction<ReadModels>,
+  request: IndexFileRequest,
+  cells: readonly string[] | undefined,
+): Promise<Totals> => {
   const { source, file, label, now } = request;
   const today = utcDate(now);
   const totals: Totals = {
@@ -86,7 +92,7 @@ const ingestInto = async (trx: Transaction<ReadModels>, request: IndexFileReques
     }
     pending = [];
   };
-  for await (const batch of fileValues(source, file.path, request)) {
+  for await (const batch of fileValues(source, file.path, request, cells)) {
     for (const { location, date, value } of batch) {
       totals.periods.add(date);
       totals.locations.add(location);
@@ -150,7 +156,8 @@ const ingestInto = async (trx: Transaction<ReadModels>, request: IndexFileReques
   return totals;
 };
 
-/** Runs a recorded ingestion: the readings and the ingestion's outcome commit together. */
+/** Runs a recorded ingestion: the readings and the ingestion's outcome commit together. A grid file keeps
+ *  only the source's cells of interest, once it has any (INDEX-DATA §2.2). */
 const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -158,7 +165,10 @@ const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request
       .set({ status: 'running' })
       .where('ingestion_id', '=', ingestionId)
       .execute();
-    const totals = await ingestInto(trx, request);
+    const grid = request.mediaType !== 'text/csv';
+    if (grid) await takeSourceTurn(trx, request.source.sourceId);
+    const cells = grid ? await cellsKept(trx, request.source.sourceId) : undefined;
+    const totals = await ingestInto(trx, request, cells);
     await trx
       .updateTable('index_file_ingestions')
       .set({
@@ -168,6 +178,7 @@ const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request
         readings_written: totals.readingsWritten,
         revisions_written: totals.revisionsWritten,
         missing: totals.missing,
+        kept: cells === undefined ? 'every_cell' : 'cells_of_interest',
         finished_at: new Date(),
       })
       .where('ingestion_id', '=', ingestionId)

@@ -1,5 +1,6 @@
 import type { DataSourceChoice, Peril, PolicyDataSources, TermSheet } from '@cropcover/contracts';
 import {
+  cellsReadBy,
   type Farm,
   type IndexSourceDefaults,
   indexSourceAggregate,
@@ -11,6 +12,7 @@ import {
 } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import { loadAggregate } from '../handle-command';
+import type { HistoryBackfills } from '../locations-of-interest/history-backfills';
 
 export interface PolicyDataQuery {
   readonly organizationId: string;
@@ -25,9 +27,11 @@ export interface PolicyDataQuery {
 
 /** The data each peril of a cover reads: the named sources and their unit areas are read from the log, so
  *  a source registered a moment ago is found, and the location is resolved from the field. Quote and issue
- *  both come here. */
+ *  both come here; each grid location they resolve becomes of interest to its source and its history is
+ *  held before they read it (INDEX-DATA §2.2). */
 export const loadPolicyDataSources = async (
   eventStore: EventStore,
+  history: HistoryBackfills,
   query: PolicyDataQuery,
 ): Promise<PolicyDataSources> => {
   const named = namedSources(query.perils, query.choice, query.defaults, query.sheet);
@@ -44,5 +48,13 @@ export const loadPolicyDataSources = async (
       ids.map(async (id) => [id, await loadAggregate(eventStore, unitAreasStream(id), unitAreasAggregate)] as const),
     ),
   );
-  return resolveDataSources({ ...query, named, sources, units }, query.sheet);
+  const resolved = resolveDataSources({ ...query, named, sources, units }, query.sheet);
+  await Promise.all(
+    Object.values(resolved).map(async (data) => {
+      const state = data === undefined ? undefined : sources.get(data.source_id);
+      if (data === undefined || state?.status !== 'registered') return;
+      await history.hold(state.source, cellsReadBy(state.source, data.location, units.get(data.source_id)));
+    }),
+  );
+  return resolved;
 };

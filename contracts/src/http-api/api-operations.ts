@@ -9,6 +9,7 @@ import {
   InclusionProof,
   InclusionProofQuery,
 } from '../audit/audit-log';
+import { IndexSourceAreaOfInterest, IndexSourceUpdateRequest } from '../insurance/area-of-interest';
 import { PolicyEventPage, PolicyEventsQuery } from '../insurance/audit';
 import {
   Climatology,
@@ -248,6 +249,11 @@ export const apiOperations = {
     params: IndexSourcePathParams,
     query: IndexFileQuery,
     success: IndexFileIngestion,
+  },
+  'PATCH /insurance/index-sources/{source_id}': {
+    params: IndexSourcePathParams,
+    body: IndexSourceUpdateRequest,
+    success: IndexSourceAreaOfInterest,
   },
   'POST /insurance/index-sources/{source_id}/units': {
     params: IndexSourcePathParams,

@@ -73,6 +73,10 @@ export const PROBLEM_STATUSES = {
   too_many_units: 422,
   field_not_registered: 422,
   reading_in_future: 422,
+  // Locations of interest and backfill (INDEX-DATA.md §2.2)
+  not_a_grid_source: 422,
+  area_of_interest_too_large: 422,
+  history_backfilling: 503,
 
   // Index data: climatologies (INDEX-DATA §3)
   climatology_not_found: 404,

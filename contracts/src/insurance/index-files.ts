@@ -62,6 +62,9 @@ export const IndexFileIngestion = z
     periods: z.number().int(),
     /** Locations read from it. */
     locations: z.number().int(),
+    /** Which cells of a grid file were kept (INDEX-DATA §2.2): every cell while the source had no
+     *  location of interest, else only its cells of interest. */
+    cells_kept: z.enum(['every_cell', 'cells_of_interest']),
     /** Readings recorded for a key that had none. */
     readings_written: z.number().int(),
     /** Readings whose value changed: each a new revision. */

@@ -1,4 +1,5 @@
 export * from './cadence';
+export * from './cells-read-by';
 export * from './index-source';
 export * from './reading-bounds';
 export * from './register-index-source';

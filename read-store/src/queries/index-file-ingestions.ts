@@ -14,6 +14,7 @@ export const indexFileIngestionView = (row: Selectable<IndexFileIngestionsTable>
   bytes: Number(row.bytes),
   periods: row.periods,
   locations: row.locations,
+  cells_kept: row.kept,
   readings_written: row.readings_written,
   revisions_written: row.revisions_written,
   missing: row.missing,

@@ -77,6 +77,28 @@ export interface IndexFileIngestionsTable {
   requested_by: string;
   received_at: Timestamp;
   finished_at: NullableTimestamp;
+  /** Whether the file's every cell was kept (the source had no location of interest) or only those. */
+  kept: ColumnType<IngestionKept, IngestionKept | undefined, IngestionKept>;
+}
+
+export type IngestionKept = 'every_cell' | 'cells_of_interest';
+
+/** The area a grid source's owner registered (INDEX-DATA §2.2): a bbox or a list of cells, as sent. */
+export interface IndexSourceAreasOfInterestTable {
+  source_id: string;
+  area: ColumnType<AreaOfInterestRow, string, string>;
+  set_by: string;
+  set_at: Timestamp;
+}
+
+export type AreaOfInterestRow = { bbox: [number, number, number, number] } | { cells: string[] };
+
+/** A cell a grid source keeps readings for; `held_at` once every file kept before it has been read for it. */
+export interface IndexCellsOfInterestTable {
+  source_id: string;
+  cell: string;
+  since: Timestamp;
+  held_at: NullableTimestamp;
 }
 
 export interface IngestionError {
@@ -86,7 +108,9 @@ export interface IngestionError {
 }
 
 export interface IndexReadingsTables {
+  index_cells_of_interest: IndexCellsOfInterestTable;
   index_file_ingestions: IndexFileIngestionsTable;
+  index_source_areas_of_interest: IndexSourceAreasOfInterestTable;
   index_readings: IndexReadingsTable;
   index_reading_revisions: IndexReadingRevisionsTable;
   index_reading_versions: IndexReadingVersionsTable;
