@@ -1,5 +1,6 @@
 import type { EventStore } from '@cropcover/eventstore';
 import type { ReadModels } from '@cropcover/read-store';
+import { type Logger, pauseUnlessAborted } from '@cropcover/runtime';
 import { type Kysely, sql } from 'kysely';
 import type { ClaimedDelivery } from './delivery-attempt';
 import type { DeliveryOutcome } from './dispatcher-metrics';
@@ -19,9 +20,16 @@ export interface AnsweredAttempt {
 
 export interface AttemptRecorder {
   /** Resolves with the outcome once recorded, or undefined when the delivery's lease was no longer this
-   *  attempt's (another sender has it, and records its own); rejects when the record failed. */
+   *  attempt's (another sender has it, and records its own). A record that fails is tried again until it
+   *  is written; rejects only when the dispatcher stops first. */
   record(attempt: AnsweredAttempt): Promise<DeliveryOutcome | undefined>;
+  /** Answered attempts whose record failed and waits to be tried again: while there are any, the
+   *  database is failing, and a delivery whose outcome is not recorded must not be claimed again. */
+  unrecorded(): number;
 }
+
+/** Wait between tries of a batch whose record failed (the database unreachable, restarting, full). */
+const RECORD_RETRY_MS = 500;
 
 const statusOf: Record<DeliveryOutcome, string> = {
   delivered: 'delivered',
@@ -88,8 +96,16 @@ interface Waiting {
 
 /** Records answered attempts in batches: the attempts answered while one batch is being written go
  *  together in the next (one statement, one commit), so a burst costs a commit per batch, not per send. */
-export const createAttemptRecorder = (db: Kysely<ReadModels>, eventStore: EventStore): AttemptRecorder => {
+export const createAttemptRecorder = (
+  db: Kysely<ReadModels>,
+  eventStore: EventStore,
+  logger: Logger,
+  stopping: AbortSignal,
+): AttemptRecorder => {
   let waiting: Waiting[] = [];
+  let failed: Waiting[] = [];
+  /** Of the batch being written, how many failed before: still unrecorded until it commits. */
+  let retrying = 0;
   let writing = false;
 
   const writeBatch = async (batch: readonly Waiting[]): Promise<void> => {
@@ -102,7 +118,13 @@ export const createAttemptRecorder = (db: Kysely<ReadModels>, eventStore: EventS
         for (const { attempt, resolve } of part)
           resolve(recorded.has(keyOf(attempt.delivery)) ? attempt.outcome : undefined);
       } catch (error) {
-        for (const { reject } of part) reject(error);
+        // Kept, not dropped: an outcome dropped here would have its delivery sent again, under the same
+        // webhook-id, once its lease ran out (docs/reliability.md, scenario 2).
+        logger.warn(
+          { err: error, attempts: part.length },
+          'could not record webhook attempts; they are recorded once the database answers',
+        );
+        failed.push(...part);
       }
     };
     await settle(rest, () =>
@@ -120,10 +142,23 @@ export const createAttemptRecorder = (db: Kysely<ReadModels>, eventStore: EventS
 
   const writeAll = async (): Promise<void> => {
     writing = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
+    while (waiting.length > 0 || failed.length > 0) {
+      if (stopping.aborted) {
+        for (const { reject } of [...failed, ...waiting]) reject(stopping.reason);
+        failed = [];
+        waiting = [];
+        break;
+      }
+      if (failed.length > 0) {
+        await pauseUnlessAborted(RECORD_RETRY_MS, stopping);
+        if (stopping.aborted) continue;
+      }
+      const batch = [...failed, ...waiting];
+      retrying = failed.length;
+      failed = [];
       waiting = [];
       await writeBatch(batch);
+      retrying = 0;
     }
     writing = false;
   };
@@ -134,5 +169,6 @@ export const createAttemptRecorder = (db: Kysely<ReadModels>, eventStore: EventS
         waiting.push({ attempt, resolve, reject });
         if (!writing) void writeAll();
       }),
+    unrecorded: () => failed.length + retrying,
   };
 };

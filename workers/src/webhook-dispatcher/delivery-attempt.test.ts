@@ -89,7 +89,12 @@ describe('attempting a due delivery', () => {
       perEndpoint: 8,
     });
     if (!due) return undefined;
-    return attemptDelivery(attemptDeps, createAttemptRecorder(attemptDeps.db, attemptDeps.eventStore), due, signal);
+    return attemptDelivery(
+      attemptDeps,
+      createAttemptRecorder(attemptDeps.db, attemptDeps.eventStore, attemptDeps.logger, signal),
+      due,
+      signal,
+    );
   };
   const nextArrival = () =>
     new Promise<void>((resolve) => {

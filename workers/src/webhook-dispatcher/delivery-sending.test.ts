@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openProjectorTestDatabase, type ProjectorTestDatabase } from '@cropcover/projector/testing';
 import { systemClock } from '@cropcover/runtime';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDeliverySending } from './delivery-sending';
 import { createDispatcherMetrics } from './dispatcher-metrics';
@@ -28,6 +29,14 @@ describe('sending due deliveries', () => {
     server = createServer((req, res) => {
       req.resume();
       received.push({ path: req.url ?? '', webhookId: String(req.headers['webhook-id']) });
+      if (req.url === '/unrecordable' && received.filter(({ path }) => path === '/unrecordable').length === 1) {
+        // The receiver has the delivery, but its outcome cannot be recorded (as when PostgreSQL goes
+        // away between the send and its record): the attempts' table is out of reach.
+        void sql`alter table if exists webhook_delivery_attempts rename to attempts_out_of_reach`
+          .execute(t.db)
+          .then(() => res.writeHead(200).end());
+        return;
+      }
       if (req.url !== '/slow') {
         res.writeHead(200).end();
         return;
@@ -137,5 +146,75 @@ describe('sending due deliveries', () => {
     ).toEqual(
       deliveries.map(({ event_id }) => ({ event_id, attempt: 1 })).sort((a, b) => a.event_id.localeCompare(b.event_id)),
     );
+  }, 60_000);
+
+  it('records an outcome it could not record when the database answers again, and does not send it twice', async () => {
+    const now = new Date();
+    await t.db
+      .insertInto('webhook_targets')
+      .values({
+        webhook_id: 'wh-unrecordable',
+        organization_id: 'org-a',
+        url: `http://127.0.0.1:${port}/unrecordable`,
+        is_active: true,
+        created_commit_position: '0',
+        created_prepare_position: '0',
+      })
+      .execute();
+    await t.db
+      .insertInto('webhook_secrets')
+      .values({ webhook_id: 'wh-unrecordable', secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', created_at: now })
+      .execute();
+    await t.db
+      .insertInto('webhook_deliveries')
+      .values({
+        event_id: 'unrecordable-1',
+        webhook_id: 'wh-unrecordable',
+        policy_id: 'policy-1',
+        payload: '{}',
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: now,
+        created_at: now,
+      })
+      .execute();
+    const sending = startDeliverySending(
+      {
+        db: t.db,
+        eventStore: t.eventStore,
+        clock: systemClock,
+        send: createWebhookSender(true),
+        retryScale: 1,
+        logger: t.logger,
+      },
+      { atOnce: 64, perEndpoint: PER_ENDPOINT },
+      createDispatcherMetrics(t.db),
+    );
+    const sentTo = () => received.filter(({ path }) => path === '/unrecordable');
+    try {
+      await vi.waitFor(() => expect(sentTo()).toHaveLength(1), WAIT);
+      // Longer than a delivery's lease (5 s): the outcome is still not recorded when it would run out.
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      await sql`alter table attempts_out_of_reach rename to webhook_delivery_attempts`.execute(t.db);
+      await vi.waitFor(async () => {
+        const delivery = await t.db
+          .selectFrom('webhook_deliveries')
+          .select('status')
+          .where('event_id', '=', 'unrecordable-1')
+          .executeTakeFirstOrThrow();
+        expect(delivery.status).toBe('delivered');
+      }, WAIT);
+    } finally {
+      await sending.stop();
+      await sql`alter table if exists attempts_out_of_reach rename to webhook_delivery_attempts`.execute(t.db);
+    }
+    expect(sentTo()).toHaveLength(1);
+    expect(
+      await t.db
+        .selectFrom('webhook_delivery_attempts')
+        .select(['event_id', 'attempt', 'status_code'])
+        .where('event_id', '=', 'unrecordable-1')
+        .execute(),
+    ).toEqual([{ event_id: 'unrecordable-1', attempt: 1, status_code: 200 }]);
   }, 60_000);
 });

@@ -45,7 +45,7 @@ export const startDeliverySending = (
   metrics: DispatcherMetrics,
 ): DeliverySending => {
   const stopping = new AbortController();
-  const recorder = createAttemptRecorder(deps.db, deps.eventStore);
+  const recorder = createAttemptRecorder(deps.db, deps.eventStore, deps.logger, stopping.signal);
   /** Claimed deliveries not sent yet, per endpoint, in the order claimed (oldest due first). */
   const waitingOf = new Map<string, ClaimedDelivery[]>();
   const sendingTo = new Map<string, number>();
@@ -53,6 +53,9 @@ export const startDeliverySending = (
   /** Deliveries held (waiting or in flight) per claim's lease, to renew and, when stopping, give back. */
   const heldOfLease = new Map<string, number>();
   let held = 0;
+  /** A renewal failed: the leases held may have run out, and one of their deliveries, still this
+   *  process's, could be claimed again beside itself. They are renewed before the next claim. */
+  let leasesLapsed = false;
   const rest = createWakeableIdle();
   const wake = (): void => rest.wake();
 
@@ -125,7 +128,9 @@ export const startDeliverySending = (
   const claimLoop = async (): Promise<void> => {
     while (!stopping.signal.aborted) {
       const room = limits.atOnce - held;
-      if (room > 0) {
+      // A delivery whose outcome is not recorded yet, or whose lease may have run out, would be claimed
+      // and sent again under the same webhook-id: its record and its lease come first.
+      if (room > 0 && recorder.unrecorded() === 0 && (!leasesLapsed || (await renewHeld()))) {
         const leaseId = randomUUID();
         try {
           const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), leaseId, {
@@ -145,11 +150,20 @@ export const startDeliverySending = (
     }
   };
 
-  const renewal = setInterval(() => {
-    renewLeases(deps.db, deps.clock.now(), [...heldOfLease.keys()]).catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'could not renew webhook delivery leases'),
+  /** Renews every lease held; false when the database did not answer. */
+  const renewHeld = (): Promise<boolean> =>
+    renewLeases(deps.db, deps.clock.now(), [...heldOfLease.keys()]).then(
+      () => {
+        leasesLapsed = false;
+        return true;
+      },
+      (error: unknown) => {
+        leasesLapsed = true;
+        deps.logger.warn({ err: error }, 'could not renew webhook delivery leases');
+        return false;
+      },
     );
-  }, LEASE_RENEWAL_MS);
+  const renewal = setInterval(() => void renewHeld(), LEASE_RENEWAL_MS);
 
   const claiming = claimLoop();
   return {
