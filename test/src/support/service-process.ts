@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { UNDECLARED_PROBLEM } from '@cropcover/runtime';
 import { startPrismProxy } from './prism-proxy';
+import { bundledEntry } from './service-bundle';
 
 // Starts the project's processes on free ports against a given database, the way the README starts
 // them, so tests talk to them over HTTP only.
@@ -53,15 +54,18 @@ const groupExited = async (child: ChildProcess): Promise<void> => {
   }
 };
 
-/** The all-in-one service, started as the README's quick start does: `npm start` of this checkout, or of
- *  another (`cwd`: a benchmark runs an older one beside it). With E2E_PRISM_PROXY=true, behind a Prism
+/** The all-in-one service of this checkout, from the bundle the global setup built (what `npm start`
+ *  runs, compiled once per run: test/src/support/service-bundle.ts), or `npm start` of another checkout
+ *  (`cwd`: a benchmark runs an older one beside it) or when there is no bundle. With E2E_PRISM_PROXY=true, behind a Prism
  *  proxy (README, "Checking the API contract"): a response the OpenAPI document does not allow fails the
  *  suite when it stops the service. */
 export const startService = async (
   env: Record<string, string>,
   cwd: string = repositoryRoot,
 ): Promise<RunningService> => {
-  const service = await startProcess(['npm', 'start', '--silent'], env, '/readyz', cwd);
+  const bundled = cwd === repositoryRoot ? bundledEntry('service/src/main.ts') : undefined;
+  const command = bundled ? [process.execPath, bundled] : ['npm', 'start', '--silent'];
+  const service = await startProcess(command, env, '/readyz', cwd);
   return process.env.E2E_PRISM_PROXY === 'true' ? behindPrism(service) : service;
 };
 
@@ -97,13 +101,21 @@ const refuseUndeclaredProblems = (output: string): void => {
     throw new Error(`the service answered problems its route declarations do not list:\n${undeclared.join('\n')}`);
 };
 
+/** `tsx service/src/<entry>.ts` of this checkout runs that entry's bundle when the global setup built one. */
+const compiledOnce = (commandLine: readonly string[], cwd: string): readonly string[] => {
+  const [command, source, ...rest] = commandLine;
+  const bundled = command === 'node_modules/.bin/tsx' && cwd === repositoryRoot && source && bundledEntry(source);
+  return bundled ? [process.execPath, bundled, ...rest] : commandLine;
+};
+
 /** Any of the project's processes (`[command, ...args]`), ready once `readyPath` answers 2xx. */
 export const startProcess = async (
-  [command, ...args]: readonly string[],
+  commandLine: readonly string[],
   env: Record<string, string>,
   readyPath: string,
   cwd: string = repositoryRoot,
 ): Promise<RunningService> => {
+  const [command, ...args] = compiledOnce(commandLine, cwd);
   const port = await freePort();
   let output = '';
   const child = spawn(command!, args, {
