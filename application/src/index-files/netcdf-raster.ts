@@ -1,6 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
 import { ProblemError } from '@cropcover/runtime';
-import h5wasm from 'h5wasm/node';
 import { NetCDFReader } from 'netcdfjs';
 import { type GridRaster, missingValueTest } from './grid-raster';
 
@@ -37,6 +36,9 @@ const scalarOf = (value: unknown): Attribute => {
 };
 
 const openHdf5 = async (path: string): Promise<Dataset> => {
+  // Loaded on the first NetCDF-4 file, not with the service: under tsx its 4 MB module (WebAssembly
+  // inlined) costs ~590 MiB of RSS to load, in every process (docs/benchmarks.md, "Index files").
+  const { default: h5wasm } = await import('h5wasm/node');
   await h5wasm.ready;
   const file = new h5wasm.File(path, 'r');
   const variables = file.keys().flatMap((name): DatasetVariable[] => {
