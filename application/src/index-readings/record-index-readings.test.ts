@@ -236,4 +236,11 @@ describe('recording index readings', () => {
       updated: 10_000,
     });
   });
+
+  it('records a file of 20,000 cells in one transaction: its locks are per bucket, not per cell', async () => {
+    // One lock per series filled PostgreSQL's shared lock table (max_locks_per_transaction × connections,
+    // about 6,400 here): "out of shared memory" for a CHIRPS-sized file's cells of interest.
+    const cells = Array.from({ length: 20_000 }, (_, at) => rainfall('2026-02-01', 1, { location: `cell-${at}` }));
+    expect(await record(cells)).toEqual({ inserted: 20_000, updated: 0 });
+  });
 });

@@ -23,9 +23,21 @@ export interface RecordedReadings {
   readonly updated: number;
 }
 
-/** Series as lock names: JSON keeps ids containing any separator apart. */
-const seriesKeys = (readings: readonly SourceReading[]): string[] =>
-  [...new Set(readings.map((reading) => JSON.stringify([reading.sourceId, reading.location])))].sort();
+/** The distinct series of a batch, as parallel arrays of source ids and locations. */
+const seriesOf = (readings: readonly SourceReading[]): { sources: string[]; locations: string[] } => {
+  const seen = new Map<string, { source: string; location: string }>();
+  for (const { sourceId, location } of readings) {
+    seen.set(JSON.stringify([sourceId, location]), { source: sourceId, location });
+  }
+  return {
+    sources: [...seen.values()].map((series) => series.source),
+    locations: [...seen.values()].map((series) => series.location),
+  };
+};
+
+/** Lock buckets per source: a file of 10,000 cells takes at most this many locks, not one per cell, which
+ *  PostgreSQL's shared lock table (max_locks_per_transaction × connections) cannot hold. */
+const LOCK_BUCKETS = 64;
 
 /**
  * Upserts readings by (source, location, index, date) in the caller's transaction: a new key is
@@ -41,10 +53,17 @@ export const recordIndexReadings = async (
 ): Promise<RecordedReadings> => {
   if (readings.length === 0) return { inserted: 0, updated: 0 };
   // Writers of the same series take turns (locks in sorted order cannot deadlock): the statement below
-  // then sees every earlier commit, so a concurrent first write of a key is kept as a revision too.
+  // then sees every earlier commit, so a concurrent first write of a key is kept as a revision too. A
+  // series locks its source's bucket, so the locks a batch takes stay few whatever its size.
+  const { sources, locations } = seriesOf(readings);
   await sql`
-    select pg_advisory_xact_lock(hashtext('cropcover.index_readings'), hashtext(series_key))
-    from unnest(${seriesKeys(readings)}::text[]) as series_key`.execute(trx);
+    select pg_advisory_xact_lock(source_key, bucket)
+    from (
+      select distinct hashtext('cropcover.index_readings/' || source_id) as source_key,
+             abs(hashtext(location) % ${LOCK_BUCKETS}) as bucket
+      from unnest(${sources}::text[], ${locations}::text[]) as series (source_id, location)
+      order by 1, 2
+    ) as buckets`.execute(trx);
   const { rows } = await sql<RecordedReadings>`
     with incoming as (
       select *
