@@ -29,6 +29,7 @@ export {
 } from './index-readings/import-readings-csv';
 export { type RecordedReadings, recordIndexReadings, type SourceReading } from './index-readings/record-index-readings';
 export { sourceReadingsOf } from './index-readings/source-readings';
+export { eraseFarmerData, type FarmerErasureDeps } from './personal-data/erasure/erase-farmer-data';
 export { cachedFarmerKeys, type ListenToErasures } from './personal-data/farmer-key-cache';
 export { type FarmerKeys, farmerKeysIn } from './personal-data/farmer-keys';
 export { PERSONAL_FIELDS } from './personal-data/personal-fields';
