@@ -34,6 +34,7 @@ export {
   type HistoryBackfills,
   historyBackfills,
 } from './locations-of-interest/history-backfills';
+export { eraseFarmerData, type FarmerErasureDeps } from './personal-data/erasure/erase-farmer-data';
 export { cachedFarmerKeys, type ListenToErasures } from './personal-data/farmer-key-cache';
 export { type FarmerKeys, farmerKeysIn } from './personal-data/farmer-keys';
 export { PERSONAL_FIELDS } from './personal-data/personal-fields';

@@ -57,6 +57,7 @@ import { parseSignerKey } from '@cropcover/verifiable-log';
 import {
   configuredBreachSource,
   startClimatologyRunner,
+  startErasedFarmerSnapshots,
   startPolicyMonitor,
   startPortfolioBacktestRunner,
   startProgrammeBookKeeper,
@@ -277,6 +278,8 @@ export const startService = async (
     : undefined;
   // So are the climatologies asked for.
   const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock: systemClock, logger }) : undefined;
+  // And erasures drop the monitor's snapshots of the erased farmers' policies.
+  const erasedSnapshots = runs('monitor') ? await startErasedFarmerSnapshots({ eventStore, db, logger }) : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -300,6 +303,7 @@ export const startService = async (
   if (bookKeeper) stops.push(bookKeeper.stop);
   if (backtests) stops.push(backtests.stop);
   if (climatologies) stops.push(climatologies.stop);
+  if (erasedSnapshots) stops.push(erasedSnapshots.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

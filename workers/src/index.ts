@@ -1,5 +1,6 @@
 export { type ClimatologyRunnerOptions, startClimatologyRunner } from './climatologies/climatology-runner';
 export type { LeasedJobRunner } from './leased-jobs/leased-job-runner';
+export { type ErasedFarmerSnapshots, startErasedFarmerSnapshots } from './monitor/erased-farmer-snapshots';
 export {
   DEFAULT_MONITOR_INTERVAL_MS,
   type PolicyMonitor,

@@ -315,6 +315,41 @@ describe('migration 0040: the owner of each policy', () => {
   });
 });
 
+describe('migration 0090: the owner of each policy snapshot', () => {
+  let database: TestDatabase;
+  let db: Kysely<ReadModels>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrate_snapshot_owner');
+    db = createKysely<ReadModels>(createPool(database.url, createLogger({ level: 'silent' })));
+    await migrateOnly(db, Object.fromEntries(Object.entries(readModelMigrations).filter(([name]) => name < '0090')));
+    // A snapshot of a policy issued with its owner named, one of a policy issued before sealing named owners.
+    await sql`
+      insert into policy_snapshots
+        (policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest)
+      select policy_id, 3, 10, 10, 5, state, 'sha256:0'
+      from (values ('p-owned', '{"status":"active","issued":{"owner_farmer_id":"farmer-1"}}'),
+                   ('p-unowned', '{"status":"active","issued":{}}')) as rows(policy_id, state)`.execute(db);
+    await migrateReadModels(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('fills the owner of the snapshots kept from their state, none where the policy names none', async () => {
+    const rows = await db
+      .selectFrom('policy_snapshots')
+      .select(['policy_id', 'owner_farmer_id'])
+      .orderBy('policy_id')
+      .execute();
+    expect(rows).toEqual([
+      { policy_id: 'p-owned', owner_farmer_id: 'farmer-1' },
+      { policy_id: 'p-unowned', owner_farmer_id: null },
+    ]);
+  });
+});
+
 describe('migration 0041: the envelope of each leaf', () => {
   let database: TestDatabase;
   let pool: pg.Pool;

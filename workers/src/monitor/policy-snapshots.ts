@@ -53,6 +53,7 @@ export const keepPolicySnapshots = async (
       state_version: encoded.stateVersion,
       state: encoded.state,
       digest: encoded.digest,
+      owner_farmer_id: snapshot.state.status === 'not_issued' ? null : (snapshot.state.issued.owner_farmer_id ?? null),
       replaces: policy.replaces ?? null,
     };
   });
@@ -60,10 +61,10 @@ export const keepPolicySnapshots = async (
     with incoming as (
       select * from json_to_recordset(${JSON.stringify(rows)}::json) as snapshot(policy_id text,
         stream_revision integer, position_commit numeric, position_prepare numeric, state_version integer,
-        state text, digest text, replaces integer))
+        state text, digest text, owner_farmer_id text, replaces integer))
     insert into policy_snapshots
-      (policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest)
-    select policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest
+      (policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest, owner_farmer_id)
+    select policy_id, stream_revision, position_commit, position_prepare, state_version, state, digest, owner_farmer_id
     from incoming
     on conflict (policy_id) do update set
       stream_revision = excluded.stream_revision,
@@ -71,7 +72,8 @@ export const keepPolicySnapshots = async (
       position_prepare = excluded.position_prepare,
       state_version = excluded.state_version,
       state = excluded.state,
-      digest = excluded.digest
+      digest = excluded.digest,
+      owner_farmer_id = excluded.owner_farmer_id
     where policy_snapshots.stream_revision < excluded.stream_revision
       or policy_snapshots.stream_revision = (
         select replaces from incoming where incoming.policy_id = excluded.policy_id)
@@ -79,4 +81,12 @@ export const keepPolicySnapshots = async (
       or policy_snapshots.digest <> 'sha256:' || encode(sha256(convert_to(policy_snapshots.state, 'UTF8')), 'hex')`.execute(
     db,
   );
+};
+
+/** Drops the snapshots of these farmers' policies (their erasure, SPEC §6): the state holds the farm name
+ *  opened with a key that is gone. A cache of the log, so the next round replays the stream, where the
+ *  name now reads erased. */
+export const dropSnapshotsOfFarmers = async (db: Kysely<ReadModels>, farmerIds: readonly string[]): Promise<void> => {
+  if (farmerIds.length === 0) return;
+  await db.deleteFrom('policy_snapshots').where('owner_farmer_id', 'in', farmerIds).execute();
 };

@@ -32,6 +32,8 @@ export interface PolicySnapshotsTable {
   /** The state as JSON text, exactly as its digest was taken. */
   state: string;
   digest: string;
+  /** The farmer whose farm the policy covers, so their erasure finds its snapshots; null before sealing. */
+  owner_farmer_id: string | null;
 }
 
 /** Every day a round evaluated a policy, recorded in the log or not (SPEC §7 "What the log records"):

@@ -1,11 +1,12 @@
+import { eraseFarmerData } from '@cropcover/application';
 import { FarmerProfile } from '@cropcover/contracts';
 import { farmerIdForSubject } from '@cropcover/domain';
 import { commandContextOf } from '../../../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../../../command-route';
 import { awaitReadModels } from '../../../../read-your-writes';
-import { eraseFarmerData } from '../../../../registry/erase-farmer-data';
 import { farmerResponse } from '../../../../registry/farmer-response';
 import { registeredFarmer } from '../../../../registry/registered';
+import { farmerErasureDeps } from '../../farmer-erasure-deps';
 
 /** The caller's own erasure (SPEC §6): their personal data reads as erased from now on, everywhere. */
 export const eraseOwnFarmerProfile = commandRoute('POST /farms/farmers/me/erase', {
@@ -17,7 +18,8 @@ export const eraseOwnFarmerProfile = commandRoute('POST /farms/farmers/me/erase'
   },
 }).handle(async ({ deps, req, res }) => {
   const context = commandContextOf(req, deps.clock.now());
-  const outcome = await eraseFarmerData(deps, context, farmerIdForSubject(context.principal.sub), 'farmer');
+  const target = { farmerId: farmerIdForSubject(context.principal.sub) };
+  const outcome = await eraseFarmerData(farmerErasureDeps(deps), context, target, 'farmer');
   await awaitReadModels(deps.readYourWrites, res, outcome.position);
   return farmerResponse(registeredFarmer(outcome.state));
 });

@@ -1,12 +1,11 @@
-import { actorOf } from '@cropcover/application';
+import { actorOf, eraseFarmerData } from '@cropcover/application';
 import { FarmerProfile, PlatformFarmerIdParams } from '@cropcover/contracts';
-import { normalizeShareableId } from '@cropcover/domain';
 import { commandContextOf } from '../../../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../../../command-route';
 import { awaitReadModels } from '../../../../read-your-writes';
-import { eraseFarmerData } from '../../../../registry/erase-farmer-data';
 import { farmerResponse } from '../../../../registry/farmer-response';
 import { registeredFarmer } from '../../../../registry/registered';
+import { farmerErasureDeps } from '../../farmer-erasure-deps';
 
 /** An admin erases a farmer on their behalf (SPEC §6), named by the shareable id. */
 export const eraseFarmerProfile = commandRoute('POST /farms/farmers/{platform_farmer_id}/erase', {
@@ -22,17 +21,8 @@ export const eraseFarmerProfile = commandRoute('POST /farms/farmers/{platform_fa
   // Admins act for any farmer; the route's roles cannot say so (every declared role admits admins too).
   if (!actorOf(principal).isAdmin) throw refuse('forbidden', 'Only an admin erases a farmer on their behalf.');
   const context = commandContextOf(req, deps.clock.now());
-  const code = normalizeShareableId('PF', platform_farmer_id);
-  const row =
-    code === undefined
-      ? undefined
-      : await deps.db
-          .selectFrom('farmers')
-          .select('farmer_id')
-          .where('platform_farmer_id', '=', code)
-          .executeTakeFirst();
-  if (!row) throw refuse('farmer_profile_not_found', `No farmer ${platform_farmer_id}.`);
-  const outcome = await eraseFarmerData(deps, context, row.farmer_id, 'admin');
+  const target = { platformFarmerId: platform_farmer_id };
+  const outcome = await eraseFarmerData(farmerErasureDeps(deps), context, target, 'admin');
   await awaitReadModels(deps.readYourWrites, res, outcome.position);
   return farmerResponse(registeredFarmer(outcome.state));
 });
