@@ -139,6 +139,12 @@ const tableOwners: Record<string, { readonly process: string; readonly writers: 
   // Kept by triggers on index_readings (migration 0015), never by code.
   index_reading_versions: { process: 'command-api', writers: [] },
   index_file_ingestions: { process: 'command-api', writers: ['application/src/index-files/ingest-index-file.ts'] },
+  // A grid source's locations of interest (INDEX-DATA §2.2): the area registered, the cells kept and backfilled.
+  index_source_areas_of_interest: {
+    process: 'command-api',
+    writers: ['application/src/locations-of-interest/area-of-interest.ts'],
+  },
+  index_cells_of_interest: { process: 'command-api', writers: ['application/src/locations-of-interest/'] },
   webhook_secrets: { process: 'command-api', writers: ['application/src/webhooks/webhook-secret.ts'] },
   farmer_keys: { process: 'command-api', writers: ['application/src/personal-data/farmer-keys.ts'] },
   climatology_requests: { process: 'command-api', writers: ['read-store/src/queries/climatologies.ts'] },
