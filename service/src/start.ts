@@ -3,6 +3,7 @@ import {
   farmerKeysIn,
   pricedQuotes,
   readingHistoryCache,
+  startIngestionResumer,
   withSealedPersonalData,
 } from '@cropcover/application';
 import {
@@ -270,6 +271,10 @@ export const startService = async (
     : undefined;
   // So are the climatologies asked for.
   const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock: systemClock, logger }) : undefined;
+  // The command API writes the index file ingestions: it takes up the ones a stopped process left unfinished.
+  const ingestions = runs('command-api')
+    ? startIngestionResumer({ db, eventStore, directory: config.indexFileDir, clock: systemClock, logger })
+    : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -293,6 +298,7 @@ export const startService = async (
   if (bookKeeper) stops.push(bookKeeper.stop);
   if (backtests) stops.push(backtests.stop);
   if (climatologies) stops.push(climatologies.stop);
+  if (ingestions) stops.push(ingestions.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

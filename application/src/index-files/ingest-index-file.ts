@@ -14,6 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { FUTURE_DATE_MESSAGE } from '../index-readings/future-readings';
 import { recordIndexReadings, type SourceReading } from '../index-readings/record-index-readings';
 import { fileValues } from './file-values';
+import { leaseEnd, PROCESS_LEASE_ID, renewedLease } from './ingestion-lease';
 import type { StoredIndexFile } from './stored-index-files';
 
 // INDEX-DATA.md §2.1: one code path for the route and `npm run import-readings`. A file is checked whole
@@ -150,32 +151,43 @@ const ingestInto = async (trx: Transaction<ReadModels>, request: IndexFileReques
   return totals;
 };
 
-/** Runs a recorded ingestion: the readings and the ingestion's outcome commit together. */
-const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('index_file_ingestions')
-      .set({ status: 'running' })
-      .where('ingestion_id', '=', ingestionId)
-      .execute();
-    const totals = await ingestInto(trx, request);
-    await trx
-      .updateTable('index_file_ingestions')
-      .set({
-        status: 'succeeded',
-        periods: totals.periods.size,
-        locations: totals.locations.size,
-        readings_written: totals.readingsWritten,
-        revisions_written: totals.revisionsWritten,
-        missing: totals.missing,
-        finished_at: new Date(),
-      })
-      .where('ingestion_id', '=', ingestionId)
-      .execute();
-  });
+/** Runs a recorded ingestion under this process's lease: the readings and the ingestion's outcome commit
+ *  together, or, the lease lost to another process, not at all. */
+export const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
+  await db
+    .updateTable('index_file_ingestions')
+    .set({ status: 'running' })
+    .where('ingestion_id', '=', ingestionId)
+    .where('lease_id', '=', PROCESS_LEASE_ID)
+    .execute();
+  const lease = renewedLease(db, ingestionId);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const totals = await ingestInto(trx, request);
+      const finished = await trx
+        .updateTable('index_file_ingestions')
+        .set({
+          status: 'succeeded',
+          periods: totals.periods.size,
+          locations: totals.locations.size,
+          readings_written: totals.readingsWritten,
+          revisions_written: totals.revisionsWritten,
+          missing: totals.missing,
+          finished_at: new Date(),
+          lease_id: null,
+          leased_until: null,
+        })
+        .where('ingestion_id', '=', ingestionId)
+        .where('lease_id', '=', PROCESS_LEASE_ID)
+        .executeTakeFirst();
+      if (finished.numUpdatedRows === 0n) throw new Error(`ingestion ${ingestionId}: its lease was taken over`);
+    });
+  } finally {
+    lease.stop();
+  }
 };
 
-const errorOf = (error: unknown) =>
+export const errorOf = (error: unknown) =>
   error instanceof ProblemError
     ? { code: error.code, detail: error.detail ?? error.title, ...(error.errors ? { errors: [...error.errors] } : {}) }
     : { code: 'internal_error', detail: 'The file could not be ingested; the service logged why.' };
@@ -212,6 +224,9 @@ export const ingestIndexFile = async (
       status: 'queued',
       requested_by: request.requestedBy,
       received_at: request.now,
+      lease_id: PROCESS_LEASE_ID,
+      leased_until: leaseEnd(),
+      attempts: 1,
     })
     .onConflict((conflict) => conflict.columns(['source_id', 'sha256']).where('status', '<>', 'failed').doNothing())
     .returning('ingestion_id')
@@ -229,6 +244,7 @@ export const ingestIndexFile = async (
         .updateTable('index_file_ingestions')
         .set({ status: 'failed', error: JSON.stringify(errorOf(error)), finished_at: new Date() })
         .where('ingestion_id', '=', ingestionId)
+        .where('lease_id', '=', PROCESS_LEASE_ID)
         .execute();
     });
     return { ingestion: await readIngestion(db, request, ingestionId), unchanged: false };

@@ -41,6 +41,7 @@ import { indexSourceDescriptors } from './0055-index-source-descriptors';
 import { indexFiles } from './0056-index-files';
 import { unitAreas } from './0065-unit-areas';
 import { climatologies } from './0066-climatologies';
+import { indexFileIngestionLeases } from './0080-index-file-ingestion-leases';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -86,6 +87,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0056-index-files': indexFiles,
   '0065-unit-areas': unitAreas,
   '0066-climatologies': climatologies,
+  '0080-index-file-ingestion-leases': indexFileIngestionLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

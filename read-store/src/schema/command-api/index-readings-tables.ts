@@ -77,6 +77,11 @@ export interface IndexFileIngestionsTable {
   requested_by: string;
   received_at: Timestamp;
   finished_at: NullableTimestamp;
+  /** The process running it, until `leased_until`; renewed while it runs. */
+  lease_id: string | null;
+  leased_until: NullableTimestamp;
+  /** How many times a process took it up. */
+  attempts: Generated<number>;
 }
 
 export interface IngestionError {
