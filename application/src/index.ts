@@ -17,6 +17,7 @@ export {
 } from './handle-command';
 export { sourceForFiles } from './index-files/file-source';
 export { type IndexFileRequest, type IngestionOutcome, ingestIndexFile } from './index-files/ingest-index-file';
+export { resumeInterruptedIngestions, startIngestionResumer } from './index-files/resume-ingestions';
 export { indexFilePath, type StoredIndexFile, storeIndexFile } from './index-files/stored-index-files';
 export { FUTURE_DATE_MESSAGE, isDatedAfter, refuseFutureReadings } from './index-readings/future-readings';
 export {

@@ -4,6 +4,7 @@ import {
   historyBackfills,
   pricedQuotes,
   readingHistoryCache,
+  startIngestionResumer,
   withSealedPersonalData,
 } from '@cropcover/application';
 import {
@@ -280,6 +281,10 @@ export const startService = async (
   const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock: systemClock, logger }) : undefined;
   // And erasures drop the monitor's snapshots of the erased farmers' policies.
   const erasedSnapshots = runs('monitor') ? await startErasedFarmerSnapshots({ eventStore, db, logger }) : undefined;
+  // The command API writes the index file ingestions: it takes up the ones a stopped process left unfinished.
+  const ingestions = runs('command-api')
+    ? startIngestionResumer({ db, eventStore, directory: config.indexFileDir, clock: systemClock, logger })
+    : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
@@ -304,6 +309,7 @@ export const startService = async (
   if (backtests) stops.push(backtests.stop);
   if (climatologies) stops.push(climatologies.stop);
   if (erasedSnapshots) stops.push(erasedSnapshots.stop);
+  if (ingestions) stops.push(ingestions.stop);
   if (dispatcher) stops.push(dispatcher.stop);
   stops.push(closeHttp);
   if (projector) stops.push(projector.stop);

@@ -31,11 +31,17 @@ export const computeClimatology = async (
 ): Promise<ComputedClimatology> => {
   const source = await db
     .selectFrom('index_sources')
-    .select('index')
+    .select(['index', 'cadence'])
     .where('source_id', '=', request.source_id)
     .executeTakeFirstOrThrow();
   const years = { from: request.year_from, to: request.year_to };
-  const definition = { years, period: request.period, stat: request.stat, minYears: request.min_years };
+  const definition = {
+    years,
+    period: request.period,
+    stat: request.stat,
+    minYears: request.min_years,
+    cadence: source.cadence,
+  };
   const { from, to } = climatologyDates(request.period, years);
   const asOf = request.started_at;
   const locations = [];

@@ -15,6 +15,7 @@ import { FUTURE_DATE_MESSAGE } from '../index-readings/future-readings';
 import { recordIndexReadings, type SourceReading } from '../index-readings/record-index-readings';
 import { cellsKept, takeSourceTurn } from '../locations-of-interest/cells-of-interest';
 import { fileValues } from './file-values';
+import { leaseEnd, PROCESS_LEASE_ID, renewedLease } from './ingestion-lease';
 import type { StoredIndexFile } from './stored-index-files';
 
 // INDEX-DATA.md §2.1: one code path for the route and `npm run import-readings`. A file is checked whole
@@ -156,37 +157,48 @@ const ingestInto = async (
   return totals;
 };
 
-/** Runs a recorded ingestion: the readings and the ingestion's outcome commit together. A grid file keeps
- *  only the source's cells of interest, once it has any (INDEX-DATA §2.2). */
-const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('index_file_ingestions')
-      .set({ status: 'running' })
-      .where('ingestion_id', '=', ingestionId)
-      .execute();
-    const grid = request.mediaType !== 'text/csv';
-    if (grid) await takeSourceTurn(trx, request.source.sourceId);
-    const cells = grid ? await cellsKept(trx, request.source.sourceId) : undefined;
-    const totals = await ingestInto(trx, request, cells);
-    await trx
-      .updateTable('index_file_ingestions')
-      .set({
-        status: 'succeeded',
-        periods: totals.periods.size,
-        locations: totals.locations.size,
-        readings_written: totals.readingsWritten,
-        revisions_written: totals.revisionsWritten,
-        missing: totals.missing,
-        kept: cells === undefined ? 'every_cell' : 'cells_of_interest',
-        finished_at: new Date(),
-      })
-      .where('ingestion_id', '=', ingestionId)
-      .execute();
-  });
+/** Runs a recorded ingestion under this process's lease: the readings and the ingestion's outcome commit
+ *  together, or, the lease lost to another process, not at all. A grid file keeps only the source's cells
+ *  of interest, once it has any (INDEX-DATA §2.2). */
+export const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
+  await db
+    .updateTable('index_file_ingestions')
+    .set({ status: 'running' })
+    .where('ingestion_id', '=', ingestionId)
+    .where('lease_id', '=', PROCESS_LEASE_ID)
+    .execute();
+  const lease = renewedLease(db, ingestionId);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const grid = request.mediaType !== 'text/csv';
+      if (grid) await takeSourceTurn(trx, request.source.sourceId);
+      const cells = grid ? await cellsKept(trx, request.source.sourceId) : undefined;
+      const totals = await ingestInto(trx, request, cells);
+      const finished = await trx
+        .updateTable('index_file_ingestions')
+        .set({
+          status: 'succeeded',
+          periods: totals.periods.size,
+          locations: totals.locations.size,
+          readings_written: totals.readingsWritten,
+          revisions_written: totals.revisionsWritten,
+          missing: totals.missing,
+          kept: cells === undefined ? 'every_cell' : 'cells_of_interest',
+          finished_at: new Date(),
+          lease_id: null,
+          leased_until: null,
+        })
+        .where('ingestion_id', '=', ingestionId)
+        .where('lease_id', '=', PROCESS_LEASE_ID)
+        .executeTakeFirst();
+      if (finished.numUpdatedRows === 0n) throw new Error(`ingestion ${ingestionId}: its lease was taken over`);
+    });
+  } finally {
+    lease.stop();
+  }
 };
 
-const errorOf = (error: unknown) =>
+export const errorOf = (error: unknown) =>
   error instanceof ProblemError
     ? { code: error.code, detail: error.detail ?? error.title, ...(error.errors ? { errors: [...error.errors] } : {}) }
     : { code: 'internal_error', detail: 'The file could not be ingested; the service logged why.' };
@@ -223,6 +235,9 @@ export const ingestIndexFile = async (
       status: 'queued',
       requested_by: request.requestedBy,
       received_at: request.now,
+      lease_id: PROCESS_LEASE_ID,
+      leased_until: leaseEnd(),
+      attempts: 1,
     })
     .onConflict((conflict) => conflict.columns(['source_id', 'sha256']).where('status', '<>', 'failed').doNothing())
     .returning('ingestion_id')
@@ -240,6 +255,7 @@ export const ingestIndexFile = async (
         .updateTable('index_file_ingestions')
         .set({ status: 'failed', error: JSON.stringify(errorOf(error)), finished_at: new Date() })
         .where('ingestion_id', '=', ingestionId)
+        .where('lease_id', '=', PROCESS_LEASE_ID)
         .execute();
     });
     return { ingestion: await readIngestion(db, request, ingestionId), unchanged: false };

@@ -42,6 +42,7 @@ import { indexFiles } from './0056-index-files';
 import { unitAreas } from './0065-unit-areas';
 import { climatologies } from './0066-climatologies';
 import { locationsOfInterest } from './0070-locations-of-interest';
+import { indexFileIngestionLeases } from './0080-index-file-ingestion-leases';
 import { policySnapshotOwner } from './0090-policy-snapshot-owner';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
@@ -89,6 +90,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0065-unit-areas': unitAreas,
   '0066-climatologies': climatologies,
   '0070-locations-of-interest': locationsOfInterest,
+  '0080-index-file-ingestion-leases': indexFileIngestionLeases,
   '0090-policy-snapshot-owner': policySnapshotOwner,
 };
 

@@ -138,7 +138,7 @@ const tableOwners: Record<string, { readonly process: string; readonly writers: 
   },
   // Kept by triggers on index_readings (migration 0015), never by code.
   index_reading_versions: { process: 'command-api', writers: [] },
-  index_file_ingestions: { process: 'command-api', writers: ['application/src/index-files/ingest-index-file.ts'] },
+  index_file_ingestions: { process: 'command-api', writers: ['application/src/index-files/'] },
   // A grid source's locations of interest (INDEX-DATA §2.2): the area registered, the cells kept and backfilled.
   index_source_areas_of_interest: {
     process: 'command-api',

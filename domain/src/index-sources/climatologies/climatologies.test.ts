@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Cadence } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dateOfDay, dayNumber } from '../../insurance/calendar/calendar-date';
 import { rationalOf } from '../../insurance/money/rational';
 import { canonicalJson } from '../../insurance/term-sheet/sheet-digest';
+import { periodOf } from '../cadence';
 import { climatologyDigest } from './climatology-digest';
 import { climatologyNormalsFor } from './climatology-normals';
 import { periodStarts, periodsOfYear } from './climatology-periods';
@@ -116,7 +118,7 @@ describe('the normals of a location', () => {
 
   it('sum each complete period of each year, then take its statistics', () => {
     const normals = locationNormals(
-      { years, period: 'dekad', stat: 'sum', minYears: 3 },
+      { years, period: 'dekad', stat: 'sum', minYears: 3, cadence: 'daily' },
       dailySeries('KE-A', [2001, 2002, 2003], rain),
     );
     expect(normals.location).toBe('KE-A');
@@ -128,7 +130,7 @@ describe('the normals of a location', () => {
 
   it('count no period with a day missing, and give no normal under min_years', () => {
     const normals = locationNormals(
-      { years, period: 'dekad', stat: 'mean', minYears: 3 },
+      { years, period: 'dekad', stat: 'mean', minYears: 3, cadence: 'daily' },
       dailySeries('KE-A', [2001, 2002, 2003], rain, ['2002-01-05']),
     );
     expect(normals.periods[0]).toEqual({
@@ -140,6 +142,50 @@ describe('the normals of a location', () => {
       percentiles: null,
     });
     expect(normals.periods[1]).toMatchObject({ n: 3, mean: 0.3, sd: 0.1 });
+  });
+
+  /** A reading on the first day of each period of `cadence` in the years, valued by `value`. */
+  const periodSeries = (cadence: Cadence, value: (date: string) => number): LocationSeries => {
+    const days = new Map<number, number>();
+    for (let day = dayNumber('2001-01-01'); day <= dayNumber('2003-12-31'); ) {
+      const period = periodOf(cadence, dateOfDay(day));
+      days.set(day, value(period.start));
+      day = dayNumber(period.end) + 1;
+    }
+    return { location: 'KE-A', days };
+  };
+
+  it('read a dekadal, 8-day or monthly source as one reading per period of its cadence', () => {
+    const dekadal = locationNormals(
+      { years, period: 'dekad', stat: 'sum', minYears: 3, cadence: 'dekad' },
+      periodSeries('dekad', (date) => 10 * rain(date)),
+    );
+    expect(dekadal.periods[0]).toMatchObject({ period: 1, n: 3, mean: 3, sd: 1 });
+    expect(dekadal.periods[35]).toMatchObject({ period: 36, starts: '12-21', n: 3, mean: 3 });
+    const monthly = locationNormals(
+      { years, period: 'month', stat: 'sum', minYears: 3, cadence: 'dekad' },
+      periodSeries('dekad', (date) => 10 * rain(date)),
+    );
+    expect(monthly.periods[1]).toMatchObject({ period: 2, starts: '02-01', n: 3, mean: 9, sd: 3 });
+    const ndvi = locationNormals(
+      { years, period: '16_day', stat: 'mean', minYears: 3, cadence: '8_day' },
+      periodSeries('8_day', (date) => (date.endsWith('-01-09') ? 0.5 : 0.3)),
+    );
+    expect(ndvi.periods[0]).toMatchObject({ period: 1, starts: '01-01', n: 3, mean: 0.4, sd: 0 });
+    expect(ndvi.periods[22]).toMatchObject({ period: 23, starts: '12-19', n: 3, mean: 0.3 });
+  });
+
+  it('count no period a reading of the cadence runs past, nor one with a reading missing', () => {
+    // Monthly readings cannot make a dekad; 8-day composites cannot make a 10-day window.
+    const dekadsOfMonths = locationNormals(
+      { years, period: 'dekad', stat: 'sum', minYears: 3, cadence: 'month' },
+      periodSeries('month', () => 30),
+    );
+    expect(dekadsOfMonths.periods.every((period) => period.n === 0)).toBe(true);
+    const full = periodSeries('dekad', () => 5);
+    const gapped = { ...full, days: new Map([...full.days].filter(([day]) => day !== dayNumber('2002-01-11'))) };
+    const months = locationNormals({ years, period: 'month', stat: 'sum', minYears: 2, cadence: 'dekad' }, gapped);
+    expect(months.periods[0]).toMatchObject({ n: 2, mean: 15 });
   });
 
   it('need 80 % of the span by default', () => {
@@ -159,7 +205,7 @@ describe('a climatology as a sheet reads it', () => {
     stat: 'sum' as const,
     locations: [
       locationNormals(
-        { years: { from: 2001, to: 2002 }, period: 'dekad', stat: 'sum', minYears: 2 },
+        { years: { from: 2001, to: 2002 }, period: 'dekad', stat: 'sum', minYears: 2, cadence: 'daily' },
         dailySeries('KE-A', [2001, 2002], () => 1, ['2001-01-05']),
       ),
     ],

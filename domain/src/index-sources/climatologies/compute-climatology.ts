@@ -1,6 +1,14 @@
-import type { ClimatologyLocation, ClimatologyPeriod, ClimatologyStat, ClimatologyYears } from '@cropcover/contracts';
+import type {
+  Cadence,
+  ClimatologyLocation,
+  ClimatologyPeriod,
+  ClimatologyStat,
+  ClimatologyYears,
+} from '@cropcover/contracts';
+import { dateOfDay, dayNumber } from '../../insurance/calendar/calendar-date';
 import { millionthsOf } from '../../insurance/money/decimal';
 import { type Rational, rationalOf } from '../../insurance/money/rational';
+import { periodOf } from '../cadence';
 import { periodStarts, periodsOfYear } from './climatology-periods';
 import { exactNormalOf } from './exact-statistics';
 
@@ -10,9 +18,11 @@ export interface ClimatologyDefinition {
   readonly period: ClimatologyPeriod;
   readonly stat: ClimatologyStat;
   readonly minYears: number;
+  /** The source's cadence: each reading covers one of its periods, dated by its first day. */
+  readonly cadence: Cadence;
 }
 
-/** A location's daily values (6 decimals at most) by day number: the latest revision of each reading. */
+/** A location's values (6 decimals at most) by the day number that dates each: the latest revision. */
 export interface LocationSeries {
   readonly location: string;
   readonly days: ReadonlyMap<number, number>;
@@ -21,16 +31,29 @@ export interface LocationSeries {
 /** 80 % of the span, rounded up: fewer complete periods than this and a location has no normal. */
 export const defaultMinYears = (years: ClimatologyYears): number => Math.ceil(((years.to - years.from + 1) * 4) / 5);
 
-/** The period's value in millionths, or undefined when a day of it has no reading: a sum or mean over a
- *  gap would say less rain than fell, so an incomplete period does not count. */
-const periodValue = (days: ReadonlyMap<number, number>, first: number, last: number, stat: ClimatologyStat) => {
+/** The period's value in millionths, or undefined when it is not complete: it is read as the readings of
+ *  the source's cadence that tile it (one a day for a daily source, one a dekad for a dekadal one…), and a
+ *  missing one, or a reading running past either end, leaves it incomplete (a sum over a gap would say
+ *  less rain than fell). A mean is the mean of those readings. */
+const periodValue = (
+  days: ReadonlyMap<number, number>,
+  first: number,
+  last: number,
+  stat: ClimatologyStat,
+  cadence: Cadence,
+) => {
   let sum = 0n;
-  for (let day = first; day <= last; day += 1) {
+  let readings = 0n;
+  for (let day = first; day <= last; ) {
+    const covered = periodOf(cadence, dateOfDay(day));
+    const end = dayNumber(covered.end);
     const value = days.get(day);
-    if (value === undefined) return undefined;
+    if (dayNumber(covered.start) !== day || end > last || value === undefined) return undefined;
     sum += millionthsOf(value);
+    readings += 1n;
+    day = end + 1;
   }
-  return stat === 'sum' ? rationalOf(sum, 1n) : rationalOf(sum, BigInt(last - first + 1));
+  return stat === 'sum' ? rationalOf(sum, 1n) : rationalOf(sum, readings);
 };
 
 /**
@@ -44,7 +67,7 @@ export const locationNormals = (definition: ClimatologyDefinition, series: Locat
   const valuesByPeriod: Rational[][] = starts.map(() => []);
   for (let year = definition.years.from; year <= definition.years.to; year += 1) {
     for (const { period, first, last } of periodsOfYear(definition.period, year)) {
-      const value = periodValue(series.days, first, last, definition.stat);
+      const value = periodValue(series.days, first, last, definition.stat, definition.cadence);
       if (value !== undefined) valuesByPeriod[period - 1]?.push(value);
     }
   }

@@ -79,6 +79,11 @@ export interface IndexFileIngestionsTable {
   finished_at: NullableTimestamp;
   /** Whether the file's every cell was kept (the source had no location of interest) or only those. */
   kept: ColumnType<IngestionKept, IngestionKept | undefined, IngestionKept>;
+  /** The process running it, until `leased_until`; renewed while it runs. */
+  lease_id: string | null;
+  leased_until: NullableTimestamp;
+  /** How many times a process took it up. */
+  attempts: Generated<number>;
 }
 
 export type IngestionKept = 'every_cell' | 'cells_of_interest';
