@@ -1,5 +1,6 @@
-// The verifiable log: pure functions over bytes and node:crypto, nothing of the service, so the offline
-// verifier runs from an export bundle alone (docs/audit-bundle.md).
+// The verifiable log: pure functions over bytes, nothing of the service, so the offline verifier runs from
+// an export bundle alone (docs/audit-bundle.md); and nothing of Node (hashes and signatures are @noble's,
+// audited, synchronous, pure JavaScript), so the console checks events in the browser with this same code.
 
 // The export bundle and its offline verification
 export {
@@ -11,6 +12,8 @@ export {
   FAILURE_EXIT_CODES,
   verifyAuditBundle,
 } from './bundle/audit-bundle';
+// Bytes as the log writes them (base64, UTF-8)
+export { fromBase64, sameBytes, toBase64 } from './bytes';
 // RFC 8785 canonical JSON
 export { type CanonicalValue, canonicalJson, NotCanonicalizableError } from './canonical-json';
 // The event leaf and the per-stream chain

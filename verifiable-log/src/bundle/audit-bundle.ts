@@ -1,3 +1,4 @@
+import { fromBase64, sameBytes, utf8 } from '../bytes';
 import { eventLeafHash, GENESIS_PREV } from '../event-leaf/event-leaf';
 import { TreeFrontier } from '../merkle/tree-frontier';
 import { leafHash } from '../merkle/tree-hashes';
@@ -67,8 +68,6 @@ export type BundleVerdict =
       readonly evidence?: readonly string[];
     };
 
-const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
-const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 const fail = (failure: BundleFailure, detail: string, evidence?: readonly string[]): BundleVerdict => ({
   ok: false,
   failure,
@@ -90,8 +89,8 @@ const hiddenEvents = (bundle: AuditBundle, leaves: readonly string[], checkpoint
   if (leaves.length !== checkpoint.size)
     return fail('ROOT_MISMATCH', `the bundle has ${leaves.length} leaves; the signed tree ${checkpoint.size}`);
   const tree = new TreeFrontier();
-  for (const input of leaves) tree.append(leafHash(new Uint8Array(Buffer.from(input, 'utf8'))));
-  if (!same(tree.root(), checkpoint.root))
+  for (const input of leaves) tree.append(leafHash(utf8(input)));
+  if (!sameBytes(tree.root(), checkpoint.root))
     return fail('ROOT_MISMATCH', `the bundle's leaves do not rebuild the signed root of ${checkpoint.size}`);
   const lastShown = bundle.events.length - 1;
   for (const [index, input] of leaves.entries()) {
@@ -130,7 +129,7 @@ export const verifyAuditBundle = (
   for (const [position, event] of bundle.events.entries()) {
     if (event.revision !== position)
       return fail('GAP', `${bundle.stream}: revision ${position} is missing (found ${event.revision})`);
-    if (!same(bytes(event.prev), previousLeaf))
+    if (!sameBytes(fromBase64(event.prev), previousLeaf))
       return fail('CHAIN_BREAK', `${where(event)}: prev is not the leaf of revision ${position - 1}`);
     const recomputed = eventLeafHash({
       stream: bundle.stream,
@@ -139,11 +138,11 @@ export const verifyAuditBundle = (
       type: event.type,
       data: event.data,
       metadata: event.metadata,
-      prev: bytes(event.prev),
+      prev: fromBase64(event.prev),
     });
-    if (!same(recomputed, bytes(event.leaf_hash)))
+    if (!sameBytes(recomputed, fromBase64(event.leaf_hash)))
       return fail('DATA_MISMATCH', `${where(event)}: its stored bytes do not hash to its leaf`);
-    if (!verifyInclusion(event.leaf_index, checkpoint.size, recomputed, event.proof.map(bytes), checkpoint.root))
+    if (!verifyInclusion(event.leaf_index, checkpoint.size, recomputed, event.proof.map(fromBase64), checkpoint.root))
       return fail('ROOT_MISMATCH', `${where(event)}: its leaf is not in the signed tree of ${checkpoint.size}`);
     previousLeaf = recomputed;
   }
@@ -160,9 +159,9 @@ export const verifyAuditBundle = (
     const proof = bundle.consistency.find((candidate) => candidate.from_size === anchor.size);
     const consistent =
       anchor.size === checkpoint.size
-        ? same(anchor.root, checkpoint.root)
+        ? sameBytes(anchor.root, checkpoint.root)
         : proof !== undefined &&
-          verifyConsistency(anchor.size, checkpoint.size, anchor.root, checkpoint.root, proof.hashes.map(bytes));
+          verifyConsistency(anchor.size, checkpoint.size, anchor.root, checkpoint.root, proof.hashes.map(fromBase64));
     if (!consistent)
       return fail(
         'FORK',

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toBase64, utf8 } from '../bytes';
 import { canonicalJson } from '../canonical-json';
 import { HASH_BYTES, leafHash } from '../merkle/tree-hashes';
 
@@ -34,8 +35,6 @@ export interface LeafEnvelope {
   readonly metaHash: string;
 }
 
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
-
 /** An event known by the hashes its leaf took rather than by its texts: what the integrator keeps of each
  *  leaf, so a leaf stays showable once its event is gone. */
 export interface HashedEvent {
@@ -54,20 +53,19 @@ export const leafEnvelopeOfHashes = (event: HashedEvent): LeafEnvelope => ({
   rev: event.revision,
   eventId: event.eventId,
   type: event.type,
-  prev: base64(event.prev),
-  dataHash: base64(event.dataHash),
-  metaHash: base64(event.metaHash),
+  prev: toBase64(event.prev),
+  dataHash: toBase64(event.dataHash),
+  metaHash: toBase64(event.metaHash),
 });
 
 /** SHA-256 of a stored text's UTF-8 bytes. */
-const storedTextHash = (text: string): Uint8Array => createHash('sha256').update(text, 'utf8').digest();
+const storedTextHash = (text: string): Uint8Array => sha256(utf8(text));
 
 export const leafEnvelopeOf = (event: StoredEvent): LeafEnvelope =>
   leafEnvelopeOfHashes({ ...event, dataHash: storedTextHash(event.data), metaHash: storedTextHash(event.metadata) });
 
 /** The leaf input: the UTF-8 bytes of the envelope's canonical JSON. */
-export const leafInputOf = (envelope: LeafEnvelope): Uint8Array =>
-  new Uint8Array(Buffer.from(canonicalJson(envelope), 'utf8'));
+export const leafInputOf = (envelope: LeafEnvelope): Uint8Array => utf8(canonicalJson(envelope));
 
 /** SHA-256(0x00 ‖ leaf input): the event's leaf in the tree, and the next revision's `prev`. */
 export const eventLeafHash = (event: StoredEvent): Uint8Array => leafHash(leafInputOf(leafEnvelopeOf(event)));

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { concatBytes } from '../bytes';
 
 // RFC 6962 §2.1 (RFC 9162 §2.1.1): SHA-256, leaves and interior nodes domain-separated by a first byte, so
 // no leaf can pass for a node.
@@ -8,13 +9,12 @@ const NODE_PREFIX = Uint8Array.of(0x01);
 export const HASH_BYTES = 32;
 
 /** MTH of the empty tree: SHA-256 of nothing. */
-export const EMPTY_ROOT: Uint8Array = new Uint8Array(createHash('sha256').digest());
+export const EMPTY_ROOT: Uint8Array = sha256(new Uint8Array());
 
-export const leafHash = (leafInput: Uint8Array): Uint8Array =>
-  new Uint8Array(createHash('sha256').update(LEAF_PREFIX).update(leafInput).digest());
+export const leafHash = (leafInput: Uint8Array): Uint8Array => sha256(concatBytes(LEAF_PREFIX, leafInput));
 
 export const nodeHash = (left: Uint8Array, right: Uint8Array): Uint8Array =>
-  new Uint8Array(createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest());
+  sha256(concatBytes(NODE_PREFIX, left, right));
 
 /** The largest power of two strictly below n (n ≥ 2): where RFC 6962 splits a tree of n leaves. */
 export const splitPoint = (n: number): number => {

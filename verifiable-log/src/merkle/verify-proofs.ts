@@ -1,10 +1,8 @@
+import { sameBytes } from '../bytes';
 import { HASH_BYTES, nodeHash } from './tree-hashes';
 
 // Proof verification, RFC 9162 §2.1.3.2 and §2.1.4.2: bit arithmetic on the sizes alone, so a verifier in
 // another language can follow it line by line.
-
-const sameHash = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 const isPowerOfTwo = (n: number): boolean => {
   let k = 1;
@@ -52,7 +50,7 @@ export const verifyInclusion = (
   root: Uint8Array,
 ): boolean => {
   const computed = rootFromInclusionProof(index, size, leaf, proof);
-  return computed !== undefined && sameHash(computed, root);
+  return computed !== undefined && sameBytes(computed, root);
 };
 
 /** Whether the tree of `from` leaves with `fromRoot` is a prefix of the tree of `to` with `toRoot`. */
@@ -64,7 +62,7 @@ export const verifyConsistency = (
   proof: readonly Uint8Array[],
 ): boolean => {
   if (from < 0 || from > to || !wellFormed(proof)) return false;
-  if (from === to) return proof.length === 0 && sameHash(fromRoot, toRoot);
+  if (from === to) return proof.length === 0 && sameBytes(fromRoot, toRoot);
   if (from === 0) return proof.length === 0;
   let path = [...proof];
   // When the old tree is a complete subtree, its root is the proof's implied first element.
@@ -95,5 +93,5 @@ export const verifyConsistency = (
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && sameHash(fr, fromRoot) && sameHash(sr, toRoot);
+  return sn === 0 && sameBytes(fr, fromRoot) && sameBytes(sr, toRoot);
 };

@@ -1,7 +1,8 @@
+import { createPrivateKey, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkpointText, openCheckpoint, signCheckpoint } from './checkpoint';
 import { generateSignerKey, NoteKeyError, parseSignerKey, parseVerifierKey } from './note-keys';
-import { NoteError } from './signed-note';
+import { NoteError, openNote } from './signed-note';
 
 const ORIGIN = 'cropcover.example/audit/v1';
 const root = new Uint8Array(32).fill(7);
@@ -37,5 +38,20 @@ describe('signed checkpoints', () => {
     );
     const edited = signCheckpoint({ origin: ORIGIN, size: 4, root }, [current]).note.replace('\n4\n', '\n5\n');
     expect(() => openCheckpoint(edited, keys)).toThrow('does not verify');
+  });
+
+  it('signs as node:crypto signed with the same key, and opens the Go sumdb/note example', () => {
+    // Keys generated and notes signed before the library's Ed25519 was @noble's still open and match.
+    const signer = parseSignerKey(generateSignerKey(ORIGIN));
+    const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), signer.privateKey]);
+    const text = checkpointText({ origin: ORIGIN, size: 9, root });
+    const byNode = sign(null, Buffer.from(text), createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
+    const note = signCheckpoint({ origin: ORIGIN, size: 9, root }, [signer]).note;
+    expect(Buffer.from(note.split(' ').at(-1)!, 'base64').subarray(4).toString('hex')).toBe(byNode.toString('hex'));
+    const example =
+      "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n\n" +
+      '\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
+    const peter = parseVerifierKey('PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW');
+    expect(openNote(example, [peter]).verifiedBy).toEqual([peter]);
   });
 });

@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from '../bytes';
 import { HASH_BYTES } from '../merkle/tree-hashes';
 import type { NoteSigner, NoteVerifier } from './note-keys';
 import { NoteError, type OpenedNote, openNote, signNote } from './signed-note';
@@ -15,8 +16,7 @@ export interface SignedCheckpoint extends Checkpoint {
   readonly note: string;
 }
 
-export const checkpointText = ({ origin, size, root }: Checkpoint): string =>
-  `${origin}\n${size}\n${Buffer.from(root).toString('base64')}\n`;
+export const checkpointText = ({ origin, size, root }: Checkpoint): string => `${origin}\n${size}\n${toBase64(root)}\n`;
 
 export const signCheckpoint = (checkpoint: Checkpoint, signers: readonly NoteSigner[]): SignedCheckpoint => ({
   ...checkpoint,
@@ -27,8 +27,8 @@ const parseCheckpointText = (text: string): Checkpoint => {
   const [origin, size, root] = text.split('\n');
   if (!origin || !size || !/^(0|[1-9][0-9]*)$/.test(size) || root === undefined)
     throw new NoteError('a checkpoint is an origin, a decimal size and a base64 root');
-  const rootBytes = new Uint8Array(Buffer.from(root, 'base64'));
-  if (rootBytes.length !== HASH_BYTES || Buffer.from(rootBytes).toString('base64') !== root)
+  const rootBytes = fromBase64(root);
+  if (rootBytes.length !== HASH_BYTES || toBase64(rootBytes) !== root)
     throw new NoteError('a checkpoint root is 32 bytes in standard base64');
   return { origin, size: Number(size), root: rootBytes };
 };

@@ -1,3 +1,4 @@
+import { parseVerifierKey } from '@cropcover/verifiable-log';
 import { listAuditKeys, listProvenEvents } from '../../api/audit';
 import { useResource } from '../../api/use-resource';
 import { timestamp } from '../../format';
@@ -5,18 +6,14 @@ import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
 import { type EventProof, type ProvenPolicy, provePolicyEvents } from './event-proofs';
 import { ProofMark } from './proof-mark';
-import { parseVerifierKey } from './signed-checkpoint';
 
 // The audit of a policy (SPEC §8): its events, each proven in this browser against the latest signed
 // checkpoint — the signature checked with the published keys, each leaf recomputed from the event's stored
 // bytes and its inclusion proof folded up to the signed root. The API's word is taken for no hash.
 
 const loadAudit = async (policyId: string, signal: AbortSignal): Promise<ProvenPolicy> => {
-  // Browsers give WebCrypto to secure contexts only: the console over HTTPS, or on this machine.
-  if (globalThis.crypto?.subtle === undefined)
-    throw new Error('proofs are checked with WebCrypto, which the browser offers over HTTPS (or on localhost) only');
   const [verifiers, events] = await Promise.all([
-    listAuditKeys(signal).then((keys) => Promise.all(keys.map((key) => parseVerifierKey(key.vkey)))),
+    listAuditKeys(signal).then((keys) => keys.map((key) => parseVerifierKey(key.vkey))),
     listProvenEvents(policyId, signal),
   ]);
   return provePolicyEvents(`policy-${policyId}`, events, verifiers);
