@@ -218,10 +218,11 @@ export const PerilDataSource = z
     distance_km: z.number().optional(),
     sampling: LocationSampling.optional(),
     /** What the source's data is, in what unit, per what period (INDEX-DATA §4), as registered when the
-     *  policy was issued; absent: none named, the index's own unit, daily. */
-    product: ProductDescriptor.optional(),
-    unit: SourceUnit.optional(),
-    cadence: Cadence.optional(),
+     *  policy was issued; absent: none named, the index's own unit, daily. Nullable as the source's own
+     *  fields are: the OpenAPI generator renders a component once, nullable or not, for every use. */
+    product: ProductDescriptor.nullable().optional(),
+    unit: SourceUnit.nullable().optional(),
+    cadence: Cadence.nullable().optional(),
   })
   .openapi('PerilDataSource');
 export type PerilDataSource = z.infer<typeof PerilDataSource>;
