@@ -1,8 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { parse } from 'yaml';
+import { serviceEntryPoints } from './service-entry-points';
 
 // What the production image runs, built without Docker (`scripts/cropcover build OUT`, the Dockerfile's
 // build stage). `bundle OUT`: one ES module per entry point under OUT/dist — our TypeScript compiled once
@@ -12,17 +13,6 @@ import { parse } from 'yaml';
 // built against. Why esbuild bundles and not tsc per package: docs/decisions.md, "The production image".
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Every process, the all-in-one service and every operations command: a new file in one of these places
- *  is in the image without an edit here. */
-const entryPoints = (): Record<string, string> => {
-  const entries: Record<string, string> = { main: 'service/src/main.ts' };
-  for (const folder of ['processes', 'cli'])
-    for (const file of readdirSync(join(root, 'service/src', folder)))
-      if (file.endsWith('.ts') && !file.endsWith('.test.ts'))
-        entries[`${folder}/${file.slice(0, -'.ts'.length)}`] = `service/src/${folder}/${file}`;
-  return entries;
-};
 
 const workspacePackages = (): string[] => parse(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')).packages;
 
@@ -60,7 +50,7 @@ const bundle = async (out: string): Promise<void> => {
   const versions = new Map<string, Map<string, string>>();
   await build({
     absWorkingDir: root,
-    entryPoints: entryPoints(),
+    entryPoints: serviceEntryPoints(root),
     outdir: join(out, 'dist'),
     bundle: true,
     splitting: true,

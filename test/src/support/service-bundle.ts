@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { serviceEntryPoints } from '../../../scripts/service-entry-points';
 
 // The project's processes compiled once per `vitest run` (the global setup), not once per start: under
 // tsx every start loaded each of the service's modules through the loader's hooks, in both processes
@@ -12,16 +13,6 @@ import { build, type Plugin } from 'esbuild';
 // path, as the package's own import would resolve), and every source file keeps its own import.meta.url.
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Every process and operations command, as scripts/production-build.ts lists them. */
-const entryPoints = (): Record<string, string> => {
-  const entries: Record<string, string> = { main: 'service/src/main.ts' };
-  for (const folder of ['processes', 'cli'])
-    for (const file of readdirSync(join(repositoryRoot, 'service/src', folder)))
-      if (file.endsWith('.ts') && !file.endsWith('.test.ts'))
-        entries[`${folder}/${file.slice(0, -'.ts'.length)}`] = `service/src/${folder}/${file}`;
-  return entries;
-};
 
 const resolvingOutside = Symbol('resolving an npm package');
 
@@ -59,7 +50,7 @@ const ownImportMetaUrl: Plugin = {
 export const buildServiceBundle = async (outdir: string): Promise<void> => {
   await build({
     absWorkingDir: repositoryRoot,
-    entryPoints: entryPoints(),
+    entryPoints: serviceEntryPoints(repositoryRoot),
     outdir,
     bundle: true,
     splitting: true,
