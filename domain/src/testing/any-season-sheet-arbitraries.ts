@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { addDays, dateOfDay, dayNumber } from '../insurance/calendar/calendar-date';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
-import { blockEndOffsets, resolveWindow, seasonStartingIn } from '../insurance/term-sheet/windows';
+import { blockEndOffsets, monthDayOnOrAfter, resolveWindow, seasonStartingIn } from '../insurance/term-sheet/windows';
 import { blocksWith, dayTransform, decimal } from './sheet-arbitraries';
 
 // Term sheets over any part of the year, for properties that must hold in every season (1981–2100, leap
@@ -213,11 +213,17 @@ const seasonSheet: fc.Arbitrary<TermSheet> = fc
     const term = seasonStartingIn(season, drawnIn);
     const days = dayNumber(term.end) - dayNumber(term.start) + 1;
     // Sequential phases cut the season in order; concurrent ones are drawn each on its own, overlapping.
+    // A season a year and a day long ends on its first day's `MM-DD`, which resolves to the first day: cuts
+    // are drawn only where a window's `MM-DD` names the day it was cut on.
+    const namesItsDay = (at: number) =>
+      monthDayOnOrAfter(monthDayOf(addDays(term.start, at), lastOfFebruary), term.start) === addDays(term.start, at);
     const cutsOf = (count: number) =>
-      fc.uniqueArray(offsetIn(term.start, days), { minLength: count, maxLength: count }).map((cuts) => {
-        const sorted = [...cuts].sort((a, b) => a - b);
-        return sorted.slice(0, Math.floor(sorted.length / 2) * 2);
-      });
+      fc
+        .uniqueArray(offsetIn(term.start, days).filter(namesItsDay), { minLength: count, maxLength: count })
+        .map((cuts) => {
+          const sorted = [...cuts].sort((a, b) => a - b);
+          return sorted.slice(0, Math.floor(sorted.length / 2) * 2);
+        });
     const windowCuts = concurrent
       ? fc.array(cutsOf(2), { minLength: 1, maxLength: 3 }).map((pairs) => pairs.flat())
       : fc.integer({ min: 2, max: 4 }).chain(cutsOf);
