@@ -15,7 +15,7 @@ export {
   loadStream,
   type StreamSnapshot,
 } from './handle-command';
-export { sourceForFiles } from './index-files/file-source';
+export { sourceForFiles, unitAreasOfSource } from './index-files/file-source';
 export { type IndexFileRequest, type IngestionOutcome, ingestIndexFile } from './index-files/ingest-index-file';
 export { resumeInterruptedIngestions, startIngestionResumer } from './index-files/resume-ingestions';
 export { indexFilePath, type StoredIndexFile, storeIndexFile } from './index-files/stored-index-files';

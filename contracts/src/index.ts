@@ -182,7 +182,6 @@ export {
   ClimatologyJob,
   ClimatologyJobPathParams,
   ClimatologyLocation,
-  ClimatologyName,
   ClimatologyNormal,
   ClimatologyPathParams,
   ClimatologyPercentiles,
@@ -192,8 +191,10 @@ export {
   ClimatologyStat,
   ClimatologyVersionPathParams,
   ClimatologyYears,
+  FrozenClimatology,
   PERCENTILE_RANKS,
 } from './insurance/climatologies';
+export { ClimatologyName } from './insurance/climatology-name';
 export {
   MAX_UNITS_PER_SOURCE,
   UnitArea,

@@ -4,6 +4,9 @@ import {
   indexSourceAggregate,
   indexSourceStream,
   type RegisteredIndexSource,
+  type UnitAreas,
+  unitAreasAggregate,
+  unitAreasStream,
 } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
 import { ProblemError } from '@cropcover/runtime';
@@ -22,3 +25,7 @@ export const sourceForFiles = async (
     throw ProblemError.forbidden(`Source ${sourceId} belongs to another organization.`, 'not_source_owner');
   return state.source;
 };
+
+/** The source's unit areas, by unit_id: the locations a unit-level CSV names (INDEX-DATA §2.4). */
+export const unitAreasOfSource = (eventStore: EventStore, sourceId: string): Promise<UnitAreas> =>
+  loadAggregate(eventStore, unitAreasStream(sourceId), unitAreasAggregate);

@@ -1,6 +1,12 @@
 import { createReadStream } from 'node:fs';
 import type { IndexFileMediaType } from '@cropcover/contracts';
-import { DomainError, type RegisteredIndexSource, readingLocation } from '@cropcover/domain';
+import {
+  DomainError,
+  NO_UNIT_AREAS,
+  type RegisteredIndexSource,
+  readingLocationWithUnits,
+  type UnitAreas,
+} from '@cropcover/domain';
 import { ProblemError } from '@cropcover/runtime';
 import { CsvError, type Info, parse } from 'csv-parse';
 import { pixelsOfCells, readPixels } from './cell-pixels';
@@ -88,7 +94,7 @@ const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const BATCH = 5_000;
 
 /** Long (`location,date,value`) or wide (`date,<location>,…`) series, streamed a batch at a time. */
-async function* csvValues(source: RegisteredIndexSource, path: string): AsyncGenerator<FileValue[]> {
+async function* csvValues(source: RegisteredIndexSource, units: UnitAreas, path: string): AsyncGenerator<FileValue[]> {
   const input = createReadStream(path);
   const records = input.pipe(parse({ bom: true, info: true, skip_empty_lines: true, trim: true }));
   const located = new Map<string, string>();
@@ -96,7 +102,7 @@ async function* csvValues(source: RegisteredIndexSource, path: string): AsyncGen
     const known = located.get(posted);
     if (known !== undefined) return known;
     try {
-      const location = readingLocation(source, posted);
+      const location = readingLocationWithUnits(source, units, posted);
       located.set(posted, location);
       return location;
     } catch (error) {
@@ -159,11 +165,13 @@ async function* csvValues(source: RegisteredIndexSource, path: string): AsyncGen
   if (batch.length > 0) yield batch;
 }
 
-/** The values a stored file holds for the source, in batches: of a grid file, only `cells` when given. */
+/** The values a stored file holds for the source, in batches: of a grid file, only `cells` when given; a
+ *  CSV's locations may be the source's unit areas by unit_id (INDEX-DATA §2.4). */
 export const fileValues = (
   source: RegisteredIndexSource,
   path: string,
   reading: FileReading,
   cells?: Iterable<string>,
+  units: UnitAreas = NO_UNIT_AREAS,
 ): AsyncGenerator<FileValue[]> =>
-  reading.mediaType === 'text/csv' ? csvValues(source, path) : gridValues(source, path, reading, cells);
+  reading.mediaType === 'text/csv' ? csvValues(source, units, path) : gridValues(source, path, reading, cells);

@@ -4,6 +4,7 @@ import {
   type RegisteredIndexSource,
   readingBoundsOf,
   startsPeriod,
+  type UnitAreas,
   utcDate,
   withinBounds,
 } from '@cropcover/domain';
@@ -24,6 +25,8 @@ import type { StoredIndexFile } from './stored-index-files';
 
 export interface IndexFileRequest {
   readonly source: RegisteredIndexSource;
+  /** The source's unit areas: a unit-level CSV names them by unit_id. */
+  readonly units?: UnitAreas | undefined;
   readonly file: StoredIndexFile;
   readonly mediaType: IndexFileMediaType;
   readonly dates?: readonly string[] | undefined;
@@ -93,7 +96,7 @@ const ingestInto = async (
     }
     pending = [];
   };
-  for await (const batch of fileValues(source, file.path, request, cells)) {
+  for await (const batch of fileValues(source, file.path, request, cells, request.units)) {
     for (const { location, date, value } of batch) {
       totals.periods.add(date);
       totals.locations.add(location);

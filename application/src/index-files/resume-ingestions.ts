@@ -6,6 +6,7 @@ import type { ReadModels } from '@cropcover/read-store';
 import type { Clock, Logger } from '@cropcover/runtime';
 import { type Kysely, sql } from 'kysely';
 import { loadAggregate } from '../handle-command';
+import { unitAreasOfSource } from './file-source';
 import { errorOf, runIngestion } from './ingest-index-file';
 import { leaseEnd, PROCESS_LEASE_ID } from './ingestion-lease';
 import { indexFilePath } from './stored-index-files';
@@ -97,6 +98,7 @@ export const resumeInterruptedIngestions = async (deps: InterruptedIngestionsDep
     try {
       await runIngestion(db, ingestionId, {
         source: state.source,
+        units: await unitAreasOfSource(deps.eventStore, row.source_id),
         file: { sha256: row.sha256, path, bytes },
         mediaType: row.content_type as IndexFileMediaType,
         dates: row.dates ?? undefined,

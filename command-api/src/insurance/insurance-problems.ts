@@ -7,7 +7,10 @@ export const COVER_REFUSED = {
     '(unknown_source, source_index_mismatch, field_not_registered, location_not_covered), or the product ' +
     '(peril_not_in_product, required_peril_missing, term_not_product_season, window_outside_term — with ' +
     "errors[] {path, message, code}, one per window of the product's sheet the term cannot hold, path from " +
-    "the sheet's root —, currency_mismatch, product_retired)",
+    "the sheet's root —, currency_mismatch, product_retired), or the climatology its blocks read against " +
+    '(no_climatology: none on the source, or no normal at the location — errors[] names it; ' +
+    'climatology_period: a block of the term is no period of it, or it holds the other stat; ' +
+    'normal_not_positive: a percent of normal or a z-score over a normal or deviation of 0)',
   codes: [
     'farm_inactive',
     'invalid_perils',
@@ -28,6 +31,9 @@ export const COVER_REFUSED = {
     'window_outside_term',
     'currency_mismatch',
     'product_retired',
+    'no_climatology',
+    'climatology_period',
+    'normal_not_positive',
   ],
 } as const;
 

@@ -84,6 +84,9 @@ export const PROBLEM_STATUSES = {
   no_readings_in_years: 422,
   years_not_past: 422,
   no_climatology: 422,
+  // A sheet's blocks that are no period of the climatology, or a normal a percent or z-score cannot use.
+  climatology_period: 422,
+  normal_not_positive: 422,
 
   // Covers: quote and issue
   invalid_term: 422,

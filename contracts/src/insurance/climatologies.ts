@@ -1,15 +1,11 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
+import { ClimatologyName } from './climatology-name';
 import { PageNumber, PageSize } from './pagination';
 import { MonthDay } from './term-sheet';
 
 // INDEX-DATA §3: normals computed from a source's own history, versioned and immutable, so one product
 // serves every cell. A version's numbers never change; a policy freezes the numbers of its location.
-
-export const ClimatologyName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, { message: 'must be 1-100 lowercase letters, digits, _, . or -' })
-  .openapi({ example: 'chirps-dekadal-1991-2020' });
 
 /** How a year is split: dekads (1–10, 11–20, 21–end), months, MODIS 8- or 16-day periods, n-day periods
  *  from 1 January (the last of a year ending on 31 December), or one window a year. */
@@ -141,3 +137,17 @@ export const ClimatologyQuery = z.strictObject({
   page_size: PageSize,
 });
 export type ClimatologyQuery = z.infer<typeof ClimatologyQuery>;
+
+/** What a policy freezes at issue of the climatology its sheet reads (INDEX-DATA §3): which version, and
+ *  exactly the numbers of its location, every period that has a normal — so it replays without it. */
+export const FrozenClimatology = z
+  .object({
+    name: z.string(),
+    version: z.number().int(),
+    digest: z.string(),
+    period: ClimatologyPeriod,
+    stat: ClimatologyStat,
+    normals: z.array(ClimatologyNormal),
+  })
+  .openapi('FrozenClimatology');
+export type FrozenClimatology = z.infer<typeof FrozenClimatology>;

@@ -1,5 +1,6 @@
 import { DateTime, TrimmedText } from '../common';
 import { z } from '../zod';
+import { FrozenClimatology } from './climatologies';
 import { PageNumber, PageSize } from './pagination';
 import { Peril, ReadingIndex } from './peril';
 import {
@@ -223,6 +224,8 @@ export const PerilDataSource = z
     product: ProductDescriptor.nullable().optional(),
     unit: SourceUnit.nullable().optional(),
     cadence: Cadence.nullable().optional(),
+    /** The climatology the cover's blocks read against, frozen at issue with the location's numbers. */
+    climatology: FrozenClimatology.optional(),
   })
   .openapi('PerilDataSource');
 export type PerilDataSource = z.infer<typeof PerilDataSource>;

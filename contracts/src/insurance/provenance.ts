@@ -13,7 +13,9 @@ export type PolicyDataSources = z.infer<typeof PolicyDataSources>;
  *  without trusting today's table. */
 export const ReadingsProvenance = z
   .object({
-    ...PerilDataSource.shape,
+    ...PerilDataSource.omit({ climatology: true }).shape,
+    /** The climatology the blocks were read against (INDEX-DATA §4): its numbers are the policy's. */
+    climatology: z.object({ name: z.string(), version: z.number().int(), digest: z.string() }).optional(),
     /** How the trigger aggregates: sum, mean_of_last_days, max_rolling_sum or max. */
     aggregate: z.string(),
     readings_from: CalendarDate,

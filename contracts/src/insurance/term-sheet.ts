@@ -1,5 +1,6 @@
 import { CurrencyCode } from '../currency';
 import { z } from '../zod';
+import { ClimatologyName } from './climatology-name';
 import { hasAtMostDecimals } from './money-amount';
 import { Peril, ReadingIndex, TriggerIndex } from './peril';
 
@@ -81,11 +82,19 @@ export const Blocks = z
     ]),
     stat: z.enum(['sum', 'mean']).optional(),
     vs_normal: z
-      .strictObject({
-        as: z.enum(['percent', 'difference', 'z']),
-        normal: z.array(Dec).min(1).max(MAX_BLOCKS),
-        sd: z.array(Dec).min(1).max(MAX_BLOCKS).optional(),
-      })
+      .union([
+        z.strictObject({
+          as: z.enum(['percent', 'difference', 'z']),
+          normal: z.array(Dec).min(1).max(MAX_BLOCKS),
+          sd: z.array(Dec).min(1).max(MAX_BLOCKS).optional(),
+        }),
+        // Version 2: the normals (and standard deviations) of the policy's location in a climatology of its
+        // source (INDEX-DATA §3), its latest version at issue unless one is named, frozen into the policy.
+        z.strictObject({
+          as: z.enum(['percent', 'difference', 'z']),
+          climatology: z.strictObject({ name: ClimatologyName, version: z.number().int().min(1).optional() }),
+        }),
+      ])
       .optional(),
     cap: Dec.optional(),
     weights: z.array(NonNegativeDec).min(1).max(MAX_BLOCKS).optional(),
@@ -216,6 +225,9 @@ export const versionTwoFeatures = (sheet: { readonly covers: readonly Cover[] })
         ...(typeof aggregate !== 'string' && !('rolling' in aggregate) ? [[...path, 'aggregate']] : []),
         ...(blocks !== undefined && typeof blocks.by !== 'string' && 'months' in blocks.by
           ? [[...path, 'blocks', 'by']]
+          : []),
+        ...(blocks?.vs_normal !== undefined && 'climatology' in blocks.vs_normal
+          ? [[...path, 'blocks', 'vs_normal', 'climatology']]
           : []),
       ];
     }),

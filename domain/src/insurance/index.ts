@@ -14,6 +14,7 @@ export * from './money/rational';
 export * from './money/severity';
 export * from './pricing/pricing';
 export * from './term-sheet/builtin';
+export * from './term-sheet/climatology-blocks';
 export * from './term-sheet/evaluate-cover';
 export * from './term-sheet/product';
 export * from './term-sheet/sheet-digest';

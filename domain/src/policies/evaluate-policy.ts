@@ -3,6 +3,7 @@ import type { Actor } from '../actor';
 import { DomainError } from '../domain-error';
 import { earlierDate, utcDate } from '../insurance/calendar/calendar-date';
 import type { ReadingHistory } from '../insurance/index-data/reading-history';
+import { sourceProvenance } from '../insurance/index-data/readings-provenance';
 import { payoutFor } from '../insurance/money/payout';
 import { severityFraction } from '../insurance/money/severity';
 import { minorUnitsOfShare, sheetLimitMinor, sheetRounding } from '../insurance/term-sheet/sheet-money';
@@ -81,7 +82,7 @@ export const evaluatePolicy = (command: EvaluatePolicy, state: Policy): PolicyEv
         readings_used: figures.readingsUsed,
         coverage: figures.coverage,
         provenance: {
-          ...cover.data,
+          ...sourceProvenance(cover.data),
           ...assessor.readingsUsed(
             provenanceAggregate(policy, cover),
             readings,

@@ -52,6 +52,7 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
       term: { start: request.term_start, end: request.term_end },
       today: utcDate(command.now),
       history: command.history,
+      dataSources: command.dataSources,
     },
     command.product,
   );

@@ -26,7 +26,12 @@ export const assessPerils = (
   policy.perils.map((cover) => ({
     cover,
     outcome: assessor.outcome(
-      { key: `${policy.product.digest}#${cover.terms.peril}`, cover: cover.terms, amounts: policy.sheet.amounts },
+      {
+        key: `${policy.product.digest}#${cover.terms.peril}#${cover.data.climatology?.digest ?? ''}`,
+        cover: cover.terms,
+        amounts: policy.sheet.amounts,
+        climatology: cover.data.climatology,
+      },
       readings[cover.terms.peril] ?? [],
       asOf,
       term,

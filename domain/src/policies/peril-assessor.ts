@@ -1,16 +1,17 @@
-import type { Cover, SheetAmounts } from '@cropcover/contracts';
+import type { Cover, FrozenClimatology, SheetAmounts } from '@cropcover/contracts';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import { dayValuesIn } from '../insurance/index-data/day-values';
 import type { DayValue, IndexObservation } from '../insurance/index-data/index-observation';
 import { type ReadingsUsed, readingsUsedOf } from '../insurance/index-data/readings-provenance';
 import { type CoverOutcome, evaluateCover } from '../insurance/term-sheet/evaluate-cover';
 
-/** A cover to evaluate, and the key that names it: its product version's digest and its peril, which say
- *  everything about it. */
+/** A cover to evaluate, and the key that names it: its product version's digest, its peril and the
+ *  climatology it froze, which say everything about it. */
 export interface AssessedCover {
   readonly key: string;
   readonly cover: Cover;
   readonly amounts: SheetAmounts;
+  readonly climatology?: FrozenClimatology | undefined;
 }
 
 /** What deciding an evaluation works out of each cover's readings: the cover's outcome and what a range
@@ -22,8 +23,8 @@ export interface PerilAssessor {
 
 /** Works everything out for each evaluation: what a single request does. */
 export const assessEachTime: PerilAssessor = {
-  outcome: ({ cover, amounts }, readings, asOf, term) =>
-    evaluateCover({ cover, amounts, term, readings: dayValuesIn(readings, term.start, term.end) }, asOf),
+  outcome: ({ cover, amounts, climatology }, readings, asOf, term) =>
+    evaluateCover({ cover, amounts, term, readings: dayValuesIn(readings, term.start, term.end), climatology }, asOf),
   readingsUsed: readingsUsedOf,
 };
 
@@ -52,7 +53,7 @@ export const sharedPerilAssessor = (): PerilAssessor => {
     return answer;
   };
   return {
-    outcome: ({ key, cover, amounts }, readings, asOf, term) =>
+    outcome: ({ key, cover, amounts, climatology }, readings, asOf, term) =>
       remembered(readings, `outcome|${key}|${asOf}|${term.start}|${term.end}`, () =>
         evaluateCover(
           {
@@ -62,6 +63,7 @@ export const sharedPerilAssessor = (): PerilAssessor => {
             readings: remembered(readings, `days|${term.start}|${term.end}`, () =>
               dayValuesIn(readings, term.start, term.end),
             ),
+            climatology,
           },
           asOf,
         ),

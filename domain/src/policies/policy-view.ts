@@ -20,7 +20,10 @@ const thresholdOf = (policy: IssuedPolicy, cover: PerilCover): { threshold: numb
     return { threshold: cover.latestThreshold, comparison: cover.latestComparison };
   }
   const term = policyTerm(policy);
-  const outcome = evaluateCover({ cover: cover.terms, amounts: policy.sheet.amounts, term, readings: [] }, term.start);
+  const outcome = evaluateCover(
+    { cover: cover.terms, amounts: policy.sheet.amounts, term, readings: [], climatology: cover.data.climatology },
+    term.start,
+  );
   return firstThreshold(outcome) ?? { threshold: 0, comparison: 'lte' };
 };
 

@@ -1,6 +1,12 @@
 import { accessSync, constants, createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { importReadingsCsv, ingestIndexFile, sourceForFiles, storeIndexFile } from '@cropcover/application';
+import {
+  importReadingsCsv,
+  ingestIndexFile,
+  sourceForFiles,
+  storeIndexFile,
+  unitAreasOfSource,
+} from '@cropcover/application';
 import { INDEX_FILE_MAX_BYTES, type IndexFileMediaType, IndexFileQuery } from '@cropcover/contracts';
 import { createEventStore, migrateEventStore } from '@cropcover/eventstore';
 import { migrateReadModels, type ReadModels } from '@cropcover/read-store';
@@ -98,6 +104,7 @@ try {
         db,
         {
           source,
+          units: await unitAreasOfSource(eventStore, sourceId),
           file,
           mediaType,
           dates: fileQuery.data.dates ?? (fileQuery.data.date === undefined ? undefined : [fileQuery.data.date]),

@@ -1,4 +1,4 @@
-import type { ClimatologyLocation, ClimatologyNormal, ClimatologyPeriod, ClimatologyStat } from '@cropcover/contracts';
+import type { ClimatologyLocation, ClimatologyPeriod, ClimatologyStat, FrozenClimatology } from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 
 /** A version of a climatology as a sheet reads it: which one, and its numbers for the locations read. */
@@ -12,45 +12,27 @@ export interface ClimatologyVersion {
   readonly locations: readonly ClimatologyLocation[];
 }
 
-/** What a policy freezes at issue (INDEX-DATA §3): the climatology's name, version and digest and exactly
- *  the numbers of its location, so it replays without the climatology. */
-export interface FrozenNormals {
-  readonly climatology: { readonly name: string; readonly version: number; readonly digest: string };
-  readonly source_id: string;
-  readonly location: string;
-  readonly period: ClimatologyPeriod;
-  readonly stat: ClimatologyStat;
-  readonly normals: readonly ClimatologyNormal[];
-}
-
 /**
- * The normals of a location, for a sheet that reads them against this climatology: every period of the
- * year that has a normal, or just the `periods` asked for. A location with no normal for a period needed
- * (too few complete years, or never read) is a 422 `no_climatology` naming it.
+ * What a policy freezes of a climatology its sheet reads (INDEX-DATA §3): which version, and every normal of
+ * the location, so it replays without the climatology. A location with no normal at all (too few complete
+ * years, or never read) is a 422 `no_climatology` naming it; which periods the sheet needs is checked
+ * against its blocks on the term (`checkClimatologyBlocks`).
  */
-export const climatologyNormalsFor = (
-  climatology: ClimatologyVersion,
-  location: string,
-  periods?: readonly number[],
-): FrozenNormals => {
+export const climatologyNormalsFor = (climatology: ClimatologyVersion, location: string): FrozenClimatology => {
   const entry = climatology.locations.find((candidate) => candidate.location === location);
-  const normals = (entry?.periods ?? []).filter(
-    (normal) => normal.mean !== null && (periods === undefined || periods.includes(normal.period)),
-  );
-  const missing = (periods ?? []).filter((period) => !normals.some((normal) => normal.period === period));
-  if (normals.length === 0 || missing.length > 0) {
-    const which = missing.length > 0 ? ` for period ${missing.join(', ')}` : '';
+  const normals = (entry?.periods ?? []).filter((normal) => normal.mean !== null);
+  if (normals.length === 0) {
     throw new DomainError(
       'rejected',
       'no_climatology',
-      `location ${location} has no normal in climatology ${climatology.name} version ${climatology.version}${which}`,
-      [{ path: 'location', message: `no normal${which}`, location }],
+      `location ${location} has no normal in climatology ${climatology.name} version ${climatology.version}`,
+      [{ path: 'location', message: 'no normal', location }],
     );
   }
   return {
-    climatology: { name: climatology.name, version: climatology.version, digest: climatology.digest },
-    source_id: climatology.source_id,
-    location,
+    name: climatology.name,
+    version: climatology.version,
+    digest: climatology.digest,
     period: climatology.period,
     stat: climatology.stat,
     normals,

@@ -6,7 +6,7 @@ import { evaluateCover } from '../term-sheet/evaluate-cover';
 import { coverOf } from '../term-sheet/product';
 import { dayValuesIn } from './day-values';
 import type { IndexObservation } from './index-observation';
-import { readingsDigest, readingsUsedOf } from './readings-provenance';
+import { readingsDigest, readingsUsedOf, sourceProvenance } from './readings-provenance';
 
 // SPEC §7 Provenance: an evaluation records exactly which readings its index read, so an auditor can
 // recompute the digest from (date, value, revision) without trusting today's table.
@@ -91,5 +91,34 @@ describe('the provenance of an evaluation', () => {
 
   it('digests no readings as the hash of nothing', () => {
     expect(readingsDigest([])).toBe('sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});
+
+describe('the source an evaluation read, in its provenance', () => {
+  it('names the climatology version it read against, not its numbers: those are the policy’s', () => {
+    const normal = { period: 16, starts: '06-01', n: 39, mean: 21.5, sd: 4.25, percentiles: null };
+    const source = {
+      source_id: 'arc2',
+      kind: 'grid' as const,
+      index: 'rainfall_mm' as const,
+      location: 'KE-U01',
+      climatology: {
+        name: 'arc2-dekadal',
+        version: 2,
+        digest: 'sha256:0f',
+        period: 'dekad' as const,
+        stat: 'sum' as const,
+        normals: [normal],
+      },
+    };
+    expect(sourceProvenance(source)).toEqual({
+      source_id: 'arc2',
+      kind: 'grid',
+      index: 'rainfall_mm',
+      location: 'KE-U01',
+      climatology: { name: 'arc2-dekadal', version: 2, digest: 'sha256:0f' },
+    });
+    const { climatology: _none, ...plain } = source;
+    expect(sourceProvenance(plain)).toEqual(plain);
   });
 });

@@ -21,6 +21,18 @@ export const readingsDigest = (readings: readonly IndexObservation[]): string =>
   return `sha256:${hash.digest('hex')}`;
 };
 
+/** What provenance says of the data a cover read: the source as frozen, and of a climatology only which
+ *  version it was (its numbers are the policy's, in `PolicyIssued`). */
+export const sourceProvenance = ({
+  climatology,
+  ...source
+}: PerilDataSource): Omit<ReadingsProvenance, keyof ReadingsUsed> => ({
+  ...source,
+  ...(climatology === undefined
+    ? {}
+    : { climatology: { name: climatology.name, version: climatology.version, digest: climatology.digest } }),
+});
+
 /** What an evaluation read of a list of readings, whichever source the list came from. */
 export type ReadingsUsed = Omit<ReadingsProvenance, keyof PerilDataSource>;
 

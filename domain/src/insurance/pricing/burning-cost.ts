@@ -1,4 +1,4 @@
-import type { Cover, SheetAmounts } from '@cropcover/contracts';
+import type { Cover, FrozenClimatology, SheetAmounts } from '@cropcover/contracts';
 import type { SeasonReadings } from '../index-data/season-readings';
 import { millionthsOfRational } from '../money/rational';
 import { seasonShare } from '../term-sheet/evaluate-cover';
@@ -10,7 +10,12 @@ import { seasonShare } from '../term-sheet/evaluate-cover';
 
 /** What the cover would have paid at most in a past season, in millionths of the sum insured; undefined
  *  when the season's readings do not cover enough of its windows to count as a season of history. */
-export const seasonLossPpm = (cover: Cover, amounts: SheetAmounts, season: SeasonReadings): number | undefined => {
-  const share = seasonShare({ cover, amounts, term: season.season, readings: season.readings });
+export const seasonLossPpm = (
+  cover: Cover,
+  amounts: SheetAmounts,
+  season: SeasonReadings,
+  climatology?: FrozenClimatology,
+): number | undefined => {
+  const share = seasonShare({ cover, amounts, term: season.season, readings: season.readings, climatology });
   return share === undefined ? undefined : millionthsOfRational(share);
 };

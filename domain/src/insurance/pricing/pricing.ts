@@ -1,4 +1,4 @@
-import type { Cover, Peril, PricingMethod, TermSheet } from '@cropcover/contracts';
+import type { Cover, Peril, PolicyDataSources, PricingMethod, TermSheet } from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import { type CoverTerm, termDays } from '../calendar/cover-term';
 import type { IndexObservation } from '../index-data/index-observation';
@@ -43,6 +43,8 @@ export interface PricingRequest {
   readonly term: CoverTerm;
   readonly today: string;
   readonly history: ReadingHistory;
+  /** The data each peril reads: a cover read against a climatology prices on the one it froze. */
+  readonly dataSources?: PolicyDataSources | undefined;
 }
 
 export interface PerilPrice {
@@ -98,7 +100,9 @@ const perilRate = (
 ): PerilRate => {
   const baseRate = baseRateOf(cover, request);
   // Only complete seasons are history: ten seasons of one reading each must not price a cover.
-  const losses = seasonsOf(cover.peril).flatMap((season) => seasonLossPpm(cover, sheet.amounts, season) ?? []);
+  const losses = seasonsOf(cover.peril).flatMap(
+    (season) => seasonLossPpm(cover, sheet.amounts, season, request.dataSources?.[cover.peril]?.climatology) ?? [],
+  );
   const { credibilitySeasons, loading, floorOfBaseRate } = pricingOf(sheet);
   const n = BigInt(losses.length);
   const weight = n + BigInt(credibilitySeasons);

@@ -1,4 +1,4 @@
-import type { Cover, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
+import type { Cover, FrozenClimatology, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
 import { dateOfDay, dayNumber, earlierDate, laterDate } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import type { DayValue } from '../index-data/index-observation';
@@ -46,6 +46,8 @@ export interface CoverEvaluationSpec {
   readonly term: CoverTerm;
   /** The cover's readings (its one index, from its frozen source), one per day, by day. */
   readonly readings: readonly DayValue[];
+  /** The climatology its blocks read against, as the policy froze it (or a quote would). */
+  readonly climatology?: FrozenClimatology | undefined;
 }
 
 /** A phase as of a day. */
@@ -233,7 +235,7 @@ const phaseRuns = (
       plan: phase,
       window,
       payout,
-      indexer: phaseIndexer(phase.pipeline, window, spec.readings),
+      indexer: phaseIndexer(phase.pipeline, window, spec.readings, spec.climatology),
       sowingComplete: anchoredOn === undefined || isSowingComplete(spec, anchoredOn, phase.minimumCoverage),
       sowingDate: anchoredOn?.date,
     };

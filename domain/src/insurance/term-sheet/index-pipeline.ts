@@ -1,12 +1,14 @@
 import {
   type Blocks,
   type DayTransform,
+  type FrozenClimatology,
   type IndexAggregate,
   READING_BOUNDS,
   type ReadingIndex,
 } from '@cropcover/contracts';
 import type { DayValue } from '../index-data/index-observation';
 import { divideRounded, MILLIONTHS, millionthsOf, smallerOf } from '../money/decimal';
+import { climatologyFiguresOn } from './climatology-blocks';
 import { blockEndOffsets, type DayWindow } from './windows';
 
 // A phase's index (TERM-SHEETS.md §1.3 steps 3–6): each day of its window — read, or filled with the
@@ -287,6 +289,8 @@ interface BlockFigures {
         readonly as: 'percent' | 'difference' | 'z';
         readonly normal: readonly bigint[];
         readonly sd: readonly bigint[];
+        /** Read per window from the climatology the policy froze, not listed in the sheet. */
+        readonly ofClimatology: boolean;
       }
     | undefined;
   readonly cap: bigint | undefined;
@@ -319,7 +323,8 @@ const blockEndsOn = (by: Blocks['by'], listed: number | undefined): ((window: Da
 
 /** How many blocks the sheet lists figures for (its shortest list), if it lists any. */
 const listedBlocks = (blocks: Blocks): number | undefined => {
-  const lengths = [blocks.vs_normal?.normal, blocks.vs_normal?.sd, blocks.weights].flatMap((list) =>
+  const listed = blocks.vs_normal !== undefined && 'normal' in blocks.vs_normal ? blocks.vs_normal : undefined;
+  const lengths = [listed?.normal, listed?.sd, blocks.weights].flatMap((list) =>
     list === undefined ? [] : [list.length],
   );
   return lengths.length === 0 ? undefined : Math.min(...lengths);
@@ -331,11 +336,14 @@ const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
   vsNormal:
     blocks.vs_normal === undefined
       ? undefined
-      : {
-          as: blocks.vs_normal.as,
-          normal: blocks.vs_normal.normal.map(millionthsOf),
-          sd: (blocks.vs_normal.sd ?? []).map(millionthsOf),
-        },
+      : 'normal' in blocks.vs_normal
+        ? {
+            as: blocks.vs_normal.as,
+            normal: blocks.vs_normal.normal.map(millionthsOf),
+            sd: (blocks.vs_normal.sd ?? []).map(millionthsOf),
+            ofClimatology: false,
+          }
+        : { as: blocks.vs_normal.as, normal: [], sd: [], ofClimatology: true },
   cap: blocks.cap === undefined ? undefined : millionthsOf(blocks.cap),
   weights: blocks.weights?.map(millionthsOf),
   roundStep: blocks.round === undefined ? undefined : 10n ** BigInt(6 - blocks.round),
@@ -429,12 +437,28 @@ class BlockAggregate implements Aggregator {
   }
 }
 
-const aggregatorOf = (aggregate: IndexAggregate, blocks: BlockFigures | undefined, window: DayWindow): Aggregator => {
+/** The block figures on a window: a climatology's normals are those of the periods the blocks are. */
+const figuresOn = (
+  blocks: BlockFigures,
+  window: DayWindow,
+  climatology: FrozenClimatology | undefined,
+): BlockFigures => {
+  if (blocks.vsNormal?.ofClimatology !== true) return blocks;
+  if (climatology === undefined) throw new RangeError('blocks read against a climatology the policy has not frozen');
+  return { ...blocks, vsNormal: { ...blocks.vsNormal, ...climatologyFiguresOn(climatology, blocks.by, window) } };
+};
+
+const aggregatorOf = (
+  aggregate: IndexAggregate,
+  blocks: BlockFigures | undefined,
+  window: DayWindow,
+  climatology: FrozenClimatology | undefined,
+): Aggregator => {
   if (blocks !== undefined) {
     if (typeof aggregate !== 'string' || aggregate === 'longest_run') {
       throw new RangeError('blocks are aggregated by sum, mean, max or min');
     }
-    return new BlockAggregate(blocks, blocks.endsOn(window), aggregate);
+    return new BlockAggregate(figuresOn(blocks, window, climatology), blocks.endsOn(window), aggregate);
   }
   if (typeof aggregate !== 'string') {
     if ('rolling' in aggregate) return new Rolling(aggregate.rolling);
@@ -501,14 +525,16 @@ export interface PhaseIndexer {
   read(): IndexReading | undefined;
 }
 
-/** Walks `window` over `readings` (one per day, by day; any range). */
+/** Walks `window` over `readings` (one per day, by day; any range), its blocks against `climatology` when
+ *  they are read against one. */
 export const phaseIndexer = (
   pipeline: CompiledPipeline,
   window: DayWindow,
   readings: readonly DayValue[],
+  climatology?: FrozenClimatology,
 ): PhaseIndexer => {
   const { transform, fill } = pipeline;
-  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window);
+  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window, climatology);
   const length = window.endDay - window.startDay + 1;
   const values = new Array<bigint>(length);
   const read = new Uint8Array(length);

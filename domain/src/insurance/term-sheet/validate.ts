@@ -33,7 +33,8 @@ export type TermSheetRule =
   | 'duplicate_peril'
   | 'duplicate_phase'
   | 'season_too_long'
-  | 'sowing_invalid';
+  | 'sowing_invalid'
+  | 'climatology_period';
 
 export interface TermSheetError {
   /** Dotted, from the sheet's root: `covers.0.phases.1.payout.linear.exit`. */
@@ -208,7 +209,7 @@ const phaseErrors = (cover: Cover, phase: Phase, path: Path): TermSheetError[] =
       ),
     );
   }
-  const normal = blocks?.vs_normal;
+  const normal = blocks?.vs_normal !== undefined && 'normal' in blocks.vs_normal ? blocks.vs_normal : undefined;
   if (normal?.as === 'percent' && normal.normal.some((value) => value <= 0)) {
     errors.push(
       error(
@@ -302,9 +303,11 @@ const windowErrorsOn = (
         );
       }
       const count = blockEndOffsets(phase.blocks.by, window).length;
+      const listed =
+        phase.blocks.vs_normal !== undefined && 'normal' in phase.blocks.vs_normal ? phase.blocks.vs_normal : undefined;
       const lists = {
-        normal: phase.blocks.vs_normal?.normal,
-        sd: phase.blocks.vs_normal?.sd,
+        normal: listed?.normal,
+        sd: listed?.sd,
         weights: phase.blocks.weights,
       };
       for (const [name, list] of Object.entries(lists)) {
@@ -379,6 +382,25 @@ export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
       if ([cover.sowing.from, cover.sowing.to].some((ref) => typeof ref !== 'string' && ref.anchor === 'sowing')) {
         errors.push(error([...path, 'sowing'], 'sowing_invalid', 'the sowing range cannot be anchored on sowing'));
       }
+    }
+    // A policy freezes one climatology per peril's data source: a cover's blocks read one.
+    const climatologies = new Set(
+      cover.phases.flatMap(({ blocks }) =>
+        blocks?.vs_normal !== undefined && 'climatology' in blocks.vs_normal
+          ? [
+              `${blocks.vs_normal.climatology.name}${blocks.vs_normal.climatology.version === undefined ? '' : ` version ${blocks.vs_normal.climatology.version}`}`,
+            ]
+          : [],
+      ),
+    );
+    if (climatologies.size > 1) {
+      errors.push(
+        error(
+          [...path, 'phases'],
+          'climatology_period',
+          `a cover reads one climatology, not ${[...climatologies].join(', ')}`,
+        ),
+      );
     }
     const ids = new Set<string>();
     cover.phases.forEach((phase, index) => {

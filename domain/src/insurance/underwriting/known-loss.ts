@@ -1,4 +1,4 @@
-import type { Peril, TermSheet } from '@cropcover/contracts';
+import type { Peril, PolicyDataSources, TermSheet } from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import type { CoverTerm } from '../calendar/cover-term';
 import { dayValuesIn } from '../index-data/day-values';
@@ -16,11 +16,13 @@ export const refuseKnownLoss = (
   history: ReadingHistory,
   term: CoverTerm,
   today: string,
+  dataSources?: PolicyDataSources,
 ): void => {
   for (const peril of perils) {
     const cover = productCover(sheet, peril);
     const readings = dayValuesIn(history[peril] ?? [], term.start, term.end);
-    const outcome = evaluateCover({ cover, amounts: sheet.amounts, term, readings }, today);
+    const climatology = dataSources?.[peril]?.climatology;
+    const outcome = evaluateCover({ cover, amounts: sheet.amounts, term, readings, climatology }, today);
     const breached = outcome.phases.find((phase) => phase.breached);
     if (breached?.index !== undefined && breached.payout !== undefined && breached.window !== undefined) {
       const { numerator, denominator } = breached.index;

@@ -1,4 +1,4 @@
-import { isIsoCurrency, type Peril, type TriggerTerms } from '@cropcover/contracts';
+import { isIsoCurrency, type Peril, type PolicyDataSources, type TriggerTerms } from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import type { Farm, RegisteredFarm } from '../../farms/farm';
 import { addDays, shiftYearsBack } from '../calendar/calendar-date';
@@ -7,6 +7,7 @@ import type { ReadingHistory } from '../index-data/reading-history';
 import { toMinorUnits } from '../money/minor-units';
 import { type Pricing, type PricingRequest, priceQuote, type RateCover, rateCover } from '../pricing/pricing';
 import { DEFAULT_PRODUCT, triggerTermsFor } from '../term-sheet/builtin';
+import { checkClimatologyBlocks, coverClimatology } from '../term-sheet/climatology-blocks';
 import { type ProductTerms, productCover } from '../term-sheet/product';
 import { windowErrors } from '../term-sheet/validate';
 import { seasonStartingIn, seasonStartingOnOrAfter } from '../term-sheet/windows';
@@ -27,6 +28,8 @@ export interface CoverRequest {
   readonly term: CoverTerm;
   readonly today: string;
   readonly history: ReadingHistory;
+  /** The data each peril reads, with the climatology it froze for a sheet that reads one. */
+  readonly dataSources?: PolicyDataSources;
   /** Rates the cover; `rateCover` when absent. */
   readonly rateCover?: RateCover;
 }
@@ -108,6 +111,29 @@ const checkProduct = ({ sheet }: ProductTerms, perils: readonly Peril[], term: C
   }
 };
 
+/** A cover read against a climatology: its data froze one, and the term's blocks are its periods. */
+const checkClimatologies = (
+  { sheet }: ProductTerms,
+  perils: readonly Peril[],
+  term: CoverTerm,
+  dataSources: PolicyDataSources | undefined,
+): void => {
+  for (const peril of perils) {
+    const cover = productCover(sheet, peril);
+    const named = coverClimatology(cover);
+    if (named === undefined) continue;
+    const data = dataSources?.[peril];
+    if (data?.climatology === undefined) {
+      throw new DomainError(
+        'rejected',
+        'no_climatology',
+        `${peril} reads climatology ${named.name}: its data source has none for ${data?.location ?? 'the field'}`,
+      );
+    }
+    checkClimatologyBlocks(cover, term, data.climatology, data.location);
+  }
+};
+
 const checkCurrency = ({ sheet }: ProductTerms, currency: string): void => {
   if (sheet.amounts.unit === 'minor' && sheet.amounts.currency !== currency) {
     throw new DomainError(
@@ -153,7 +179,8 @@ export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAUL
   checkCurrency(product, currency);
   const sumInsuredMinor = toMinorUnits(request.sumInsured, currency);
   if (sumInsuredMinor <= 0) throw new DomainError('rejected', 'invalid_amount', 'sum_insured must be greater than 0');
-  refuseKnownLoss(product.sheet, request.perils, request.history, request.term, request.today);
+  checkClimatologies(product, request.perils, request.term, request.dataSources);
+  refuseKnownLoss(product.sheet, request.perils, request.history, request.term, request.today, request.dataSources);
   const isDefault = product.ref.product_id === DEFAULT_PRODUCT.ref.product_id;
   return {
     farm,
@@ -170,6 +197,7 @@ export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAUL
         term: request.term,
         today: request.today,
         history: request.history,
+        dataSources: request.dataSources,
       },
       product,
       request.rateCover ?? rateCover,

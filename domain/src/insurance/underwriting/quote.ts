@@ -42,6 +42,7 @@ export const quoteCover = (command: QuoteCover): Quote => {
       term,
       today: command.today,
       history: command.history,
+      dataSources: command.dataSources,
       rateCover: command.rateCover,
     },
     product,

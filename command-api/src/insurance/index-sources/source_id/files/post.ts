@@ -1,4 +1,4 @@
-import { actorOf, ingestIndexFile, sourceForFiles, storeIndexFile } from '@cropcover/application';
+import { actorOf, ingestIndexFile, sourceForFiles, storeIndexFile, unitAreasOfSource } from '@cropcover/application';
 import {
   INDEX_FILE_MAX_BYTES,
   INDEX_FILE_MEDIA_TYPES,
@@ -76,6 +76,7 @@ export const ingestIndexFileRoute = commandRoute('POST /insurance/index-sources/
     deps.db,
     {
       source,
+      units: await unitAreasOfSource(deps.eventStore, source_id),
       file,
       mediaType,
       dates: query.dates ?? (query.date === undefined ? undefined : [query.date]),

@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import { type Caller, tokenFor } from '../support/api-client';
+import { grantInsurance } from '../support/farm-access';
+import { expectProblem } from '../support/problem-assertions';
+import { serviceUnderTest } from '../support/service-under-test';
+
+// INDEX-DATA §5 acceptance 4 (its rainfall half) through `npm start`: a producer's wide CSV of 58 unit areas ×
+// 39 years of daily rainfall ingested as a file, a dekadal climatology of it, and one product for every unit —
+// a percent-of-normal cover whose blocks read the normals of the policy's own unit (TERM-SHEETS.md §5
+// `vs_normal: {as, climatology}`), frozen at issue — paying, backtested, exactly what the test computes from
+// the same CSV with integer arithmetic.
+
+const suite = serviceUnderTest('e2e_climatology_covers', { MONITOR_ENABLED: 'false' });
+const { api } = suite;
+
+const feed: Caller = { sub: 'arc-feed', org: 'org-arc', roles: ['data_provider'] };
+const insurer: Caller = { sub: 'prf-designer', org: 'org-prf', roles: ['insurer'] };
+
+const UNIT_COUNT = 58;
+const YEARS = { from: 1985, to: 2023 };
+/** The season the backtest reads: the product's season of the last year that ended before today. */
+const SEASON_YEAR = 2026;
+const SEASON = { from: '06-01', to: '07-31' };
+const SUM_INSURED_MINOR = 1_000_000;
+
+const unitId = (at: number) => `KE-U${String(at + 1).padStart(2, '0')}`;
+/** Unit `at`: a 0.5° square, eight to a row, from (−2, 30). */
+const unitSquare = (at: number) => {
+  const west = 30 + (at % 8) * 0.5;
+  const south = -2 + Math.floor(at / 8) * 0.5;
+  return {
+    west,
+    south,
+    polygon: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [west, south],
+          [west + 0.5, south],
+          [west + 0.5, south + 0.5],
+          [west, south + 0.5],
+          [west, south],
+        ],
+      ],
+    },
+  };
+};
+
+const datesFrom = (from: string, to: string): string[] => {
+  const dates: string[] = [];
+  for (let day = Date.parse(`${from}T00:00:00Z`); day <= Date.parse(`${to}T00:00:00Z`); day += 86_400_000) {
+    dates.push(new Date(day).toISOString().slice(0, 10));
+  }
+  return dates;
+};
+const DATES = datesFrom(`${YEARS.from}-01-01`, `${SEASON_YEAR}-07-31`);
+
+/** Rain in tenths of a millimetre, varied by unit and day, dry one day in three; the season read is drier in
+ *  some units than others (a fifth of the rain in unit 0, all of it in unit 4, …). */
+const tenths = (unit: number, date: string): number => {
+  const seed = Number(date.replaceAll('-', '')) * 31 + unit * 97;
+  const rain = seed % 3 === 0 ? 0 : (seed * 7) % 251;
+  return date.startsWith(`${SEASON_YEAR}-`) ? Math.floor((rain * ((unit % 5) + 1)) / 5) : rain;
+};
+
+const wideCsv = (): string =>
+  [
+    ['date', ...Array.from({ length: UNIT_COUNT }, (_, at) => unitId(at))].join(','),
+    ...DATES.map((date) =>
+      [date, ...Array.from({ length: UNIT_COUNT }, (_, at) => (tenths(at, date) / 10).toString())].join(','),
+    ),
+  ].join('\n');
+
+/** Dekad `dekad` (1–36) of `year`, as dates. */
+const dekadDates = (year: number, dekad: number): string[] => {
+  const month = String(Math.floor((dekad - 1) / 3) + 1).padStart(2, '0');
+  const third = (dekad - 1) % 3;
+  const last = third < 2 ? third * 10 + 10 : new Date(Date.UTC(year, Number(month), 0)).getUTCDate();
+  return datesFrom(`${year}-${month}-${String(third * 10 + 1).padStart(2, '0')}`, `${year}-${month}-${last}`);
+};
+const SEASON_DEKADS = [16, 17, 18, 19, 20, 21];
+
+const roundedHalfUp = (numerator: bigint, denominator: bigint): bigint =>
+  (2n * numerator + denominator) / (2n * denominator);
+
+/**
+ * The test's own figures for a unit: each June–July dekad's normal over the 39 years (mean in millionths,
+ * half up, as INDEX-DATA §3 rounds), the season's percent of it rounded to a tenth half up (`round: 1`), their
+ * mean, and the linear payout below 80 % down to 20 % on the sum insured, half up.
+ */
+const expectedPayoutMinor = (unit: number): bigint => {
+  let tenthsOfPercent = 0n;
+  for (const dekad of SEASON_DEKADS) {
+    let total = 0n;
+    for (let year = YEARS.from; year <= YEARS.to; year += 1) {
+      for (const date of dekadDates(year, dekad)) total += BigInt(tenths(unit, date));
+    }
+    const years = BigInt(YEARS.to - YEARS.from + 1);
+    const normalMillionths = roundedHalfUp(total * 100_000n, years);
+    const season = dekadDates(SEASON_YEAR, dekad).reduce((sum, date) => sum + BigInt(tenths(unit, date)), 0n);
+    // 100 × (season / 10) / (normal / 10⁶) in tenths of a percent: season × 10⁸ / normal.
+    tenthsOfPercent += roundedHalfUp(season * 100_000_000n, normalMillionths);
+  }
+  // Index I = Σ / (6 × 10) %; severity (80 − I) / 60 = (4,800 − Σ) / 3,600, between 0 and 1.
+  const depth = 4_800n - tenthsOfPercent;
+  if (depth <= 0n) return 0n;
+  if (depth >= 3_600n) return BigInt(SUM_INSURED_MINOR);
+  return roundedHalfUp(BigInt(SUM_INSURED_MINOR) * depth, 3_600n);
+};
+
+const SHEET = {
+  schema: 'cropcover.term-sheet/2',
+  name: 'Unit rainfall, June–July dekads as a percent of each unit’s normal',
+  season: SEASON,
+  amounts: { unit: 'share' },
+  covers: [
+    {
+      peril: 'drought',
+      index: 'dekadal_pct_of_normal',
+      reading: 'rainfall_mm',
+      limit: 1,
+      base_rate: 0.05,
+      exposure: 'season',
+      phases: [
+        {
+          id: 'june_july',
+          window: SEASON,
+          blocks: { by: 'dekad', vs_normal: { as: 'percent', climatology: { name: 'arc2-dekadal' } }, round: 1 },
+          aggregate: 'mean',
+          payout: { linear: { direction: 'below', trigger: 80, exit: 20 } },
+          limit: 1,
+          settle: 'window_closed',
+        },
+      ],
+    },
+  ],
+};
+
+let sequence = 0;
+const fieldIn = async (unit: number) => {
+  const owner: Caller = { sub: `grower-${++sequence}`, givenName: 'Amina', familyName: 'Galgalo' };
+  const farm = await api.post('/farms/create', owner, { name: `Boma ${sequence}` });
+  expect(farm.status).toBe(201);
+  const { west, south } = unitSquare(unit);
+  const field = await api.post(`/farms/${farm.body.farm_id}/fields`, owner, {
+    field_id: 'pasture',
+    name: 'Pasture',
+    area_ha: 4,
+    location: { lat: south + 0.2, lon: west + 0.2 },
+  });
+  expect(field.status).toBe(201);
+  await grantInsurance(api, owner, farm.body.farm_id, insurer.org!);
+  return { farm_id: farm.body.farm_id as string, field_id: 'pasture' };
+};
+
+const untilDone = async (location: string, caller: Caller) => {
+  for (;;) {
+    const job = await api.get(location, caller);
+    expect(job.status).toBe(200);
+    if (job.body.status === 'succeeded' || job.body.status === 'failed') return job.body;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
+describe('one product for every unit, read against a dekadal climatology', () => {
+  it('pays each unit, backtested, what the test computes from the same CSV', async () => {
+    const source = await api.post('/insurance/index-sources', feed, {
+      kind: 'grid',
+      name: 'ARC2 unit rainfall',
+      index: 'rainfall_mm',
+      resolution_deg: 0.25,
+    });
+    expect(source.status).toBe(201);
+    const sourceId: string = source.body.source_id;
+    const units = Array.from({ length: UNIT_COUNT }, (_, at) => ({
+      unit_id: unitId(at),
+      name: `Unit ${at + 1}`,
+      polygon: unitSquare(at).polygon,
+    }));
+    expect((await api.post(`/insurance/index-sources/${sourceId}/units`, feed, { units })).status).toBe(201);
+
+    const csv = wideCsv();
+    const posted = await fetch(`${suite.service.baseUrl}/insurance/index-sources/${sourceId}/files?label=final`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await tokenFor(feed)}`, 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect({ status: posted.status, body: posted.status === 202 ? undefined : await posted.json() }).toEqual({
+      status: 202,
+      body: undefined,
+    });
+    const ingestion = await untilDone(posted.headers.get('location')!, feed);
+    expect(ingestion).toMatchObject({ status: 'succeeded', readings_written: UNIT_COUNT * DATES.length });
+
+    const product = await api.post('/insurance/products', insurer, { product_id: 'unit-dekads', sheet: SHEET });
+    expect(product.status).toBe(201);
+    const quoteOn = (field: { farm_id: string; field_id: string }) =>
+      api.post('/insurance/quote', insurer, {
+        ...field,
+        perils: ['drought'],
+        sum_insured: SUM_INSURED_MINOR / 100,
+        currency: 'USD',
+        product: { product_id: 'unit-dekads' },
+        data_sources: { drought: sourceId },
+      });
+
+    // Before the climatology exists: a clear 422 naming it, and no policy.
+    const early = await fieldIn(0);
+    const refused = await quoteOn(early);
+    expectProblem(refused, 422, 'no_climatology');
+    expect(refused.body.detail).toContain('arc2-dekadal');
+
+    const asked = await api.post(`/insurance/index-sources/${sourceId}/climatologies`, insurer, {
+      name: 'arc2-dekadal',
+      years: YEARS,
+      period: 'dekad',
+      stat: 'sum',
+    });
+    expect(asked.status).toBe(202);
+    const climatology = await untilDone(asked.headers.get('location')!, insurer);
+    expect(climatology).toMatchObject({ status: 'succeeded', version: 1 });
+    const version = await api.get(`/insurance/index-sources/${sourceId}/climatologies/arc2-dekadal`, insurer);
+
+    for (const unit of [0, 1, 3, 4, 57]) {
+      const field = unit === 0 ? early : await fieldIn(unit);
+      const quote = await quoteOn(field);
+      expect({ status: quote.status, detail: quote.body.detail }).toEqual({ status: 200, detail: undefined });
+      const frozen = quote.body.data_sources.drought;
+      expect(frozen).toMatchObject({
+        source_id: sourceId,
+        location: unitId(unit),
+        climatology: { name: 'arc2-dekadal', version: 1, digest: version.body.digest, period: 'dekad', stat: 'sum' },
+      });
+      expect(frozen.climatology.normals).toHaveLength(36);
+      const issued = await api.post('/insurance/policies', insurer, {
+        ...field,
+        perils: ['drought'],
+        sum_insured: SUM_INSURED_MINOR / 100,
+        currency: 'USD',
+        term_start: quote.body.term_start,
+        term_end: quote.body.term_end,
+        product: quote.body.product,
+        data_sources: { drought: sourceId },
+      });
+      expect(issued.status).toBe(201);
+      expect(issued.body.premium).toBe(quote.body.premium);
+      const backtest = await api.post(`/insurance/policies/${issued.body.policy_id}/evaluate`, insurer, {
+        as_of: `${SEASON_YEAR}-07-31`,
+      });
+      expect(backtest.status).toBe(200);
+      expect(backtest.body.is_backtest).toBe(true);
+      expect(Math.round(backtest.body.total_payout * 100)).toBe(Number(expectedPayoutMinor(unit)));
+      expect(backtest.body.events[0]).toMatchObject({ peril: 'drought', index: 'dekadal_pct_of_normal' });
+      // The policy holds the version it froze, whatever later versions say.
+      const policy = await api.get(`/insurance/policies/${issued.body.policy_id}`, insurer);
+      expect(policy.body.triggers[0].data_source.climatology).toEqual(frozen.climatology);
+    }
+  }, 600_000);
+});
