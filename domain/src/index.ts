@@ -202,6 +202,7 @@ export {
   evolveProduct,
   initialProduct,
   type Product,
+  payoutCurve,
   productAggregate,
   productStream,
   productStreamId,
