@@ -27,6 +27,7 @@ export const Console = () => {
         <nav aria-label="Console">
           <Link href={consolePath('/')}>Policies</Link>
           <Link href={consolePath('/programmes')}>Programmes</Link>
+          <Link href={consolePath('/products')}>Products</Link>
         </nav>
         <button type="button" onClick={() => signOut()}>
           Sign out

@@ -25,6 +25,19 @@ export const money = (amount: number, currency: string): string => {
   return format.format(amount);
 };
 
+/** Minor units of a currency (a term sheet's `minor` amounts) as money: the currency's own decimals, as the
+ *  browser knows them (ISO 4217's minor unit). */
+export const moneyOfMinorUnits = (minor: number, currency: string): string => {
+  let decimals = 2;
+  try {
+    decimals =
+      new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // An unknown code: shown with two decimals, as `money` shows it.
+  }
+  return money(minor / 10 ** decimals, currency);
+};
+
 export const timestamp = (iso: string): string => `${timestampFormat.format(new Date(iso))} UTC`;
 
 /** `2026-04-05` → `Apr 5, 2026` (in the browser's locale): the day of a timestamp, without its time. */

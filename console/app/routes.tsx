@@ -1,6 +1,8 @@
 import { AuditPage } from './pages/audit/audit-page';
 import { PoliciesPage } from './pages/policies/policies-page';
 import { PolicyPage } from './pages/policy/policy-page';
+import { ProductPage } from './pages/product/product-page';
+import { ProductsPage } from './pages/product/products-page';
 import { ProgrammePage } from './pages/programme/programme-page';
 import { ProgrammesPage } from './pages/programmes/programmes-page';
 import type { Route } from './router';
@@ -10,6 +12,11 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/', page: (_params, query) => <PoliciesPage query={query} /> },
   { pattern: '/policies/:policy_id', page: (params) => <PolicyPage policyId={params.policy_id!} /> },
   { pattern: '/policies/:policy_id/audit', page: (params) => <AuditPage policyId={params.policy_id!} /> },
+  { pattern: '/products', page: () => <ProductsPage /> },
+  {
+    pattern: '/products/:product_id',
+    page: (params, query) => <ProductPage productId={params.product_id!} query={query} />,
+  },
   { pattern: '/programmes', page: () => <ProgrammesPage /> },
   {
     pattern: '/programmes/:programme_id',

@@ -204,6 +204,7 @@ export {
   evolveProduct,
   initialProduct,
   type Product,
+  payoutCurve,
   productAggregate,
   productStream,
   productStreamId,

@@ -52,8 +52,8 @@ const problemOf = async (response: Response): Promise<ApiProblem> => {
 type AnsweringOperation = { [O in ApiOperation]: ApiAnswer<O> extends undefined ? never : O }[ApiOperation];
 
 /** Calls an operation of the API as the signed-in token and answers its success body. A 401 signs out: the
- *  token is no good for anything. The console is read-only: its one write asks the API to compute
- *  something (an as-if backtest), never to change the book. */
+ *  token is no good for anything. The console is read-only: its writes ask the API to compute something
+ *  (an as-if backtest, a payout curve), never to change the book. */
 export const callApi = async <O extends AnsweringOperation>(
   operation: O,
   request: ApiRequest<O> & WireRequest,

@@ -42,6 +42,7 @@ import {
   IndexSourceRegisterRequest,
   IndexSourcesQuery,
 } from '../insurance/index-sources';
+import { PayoutCurve, PayoutCurveRequest } from '../insurance/payout-curve';
 import {
   LapseRequest,
   Policy,
@@ -234,6 +235,7 @@ export const apiOperations = {
   'POST /insurance/index-readings': { body: IndexReadingsRequest, success: IndexReadingsResponse },
   'POST /insurance/products': { body: ProductRegisterRequest, success: ProductVersion },
   'POST /insurance/products/validate': { body: ProductSheetRequest, success: ProductSheetValidation },
+  'POST /insurance/products/payout-curve': { body: PayoutCurveRequest, success: PayoutCurve },
   'POST /insurance/products/{product_id}/versions': {
     params: ProductPathParams,
     headers: ProductIfMatchHeader,

@@ -9,6 +9,7 @@ export * from './index-readings';
 export * from './index-sources';
 export * from './money-amount';
 export * from './pagination';
+export * from './payout-curve';
 export * from './peril';
 export * from './phases';
 export * from './policy';

@@ -1,3 +1,4 @@
+export * from './payout-curve';
 export * from './product';
 export * from './register-product-version';
 export * from './retire-product-version';

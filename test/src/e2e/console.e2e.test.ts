@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sheetDigest } from '@cropcover/domain';
-import { RAIN_DAYS_SHEET, TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
+import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
 import { createPostgresEventStore } from '@cropcover/eventstore';
 import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool, SANDBOX_AUDIT_SIGNING_KEY } from '@cropcover/runtime';
@@ -229,6 +229,53 @@ describeNeeding('the console', chromiumMissing, () => {
     await expect.poll(() => page.locator('[data-total]').getAttribute('data-total')).toBe('1');
     expect(new URL(page.url()).searchParams.get('peril')).toBe('excess_rainfall');
     expect(await page.locator('[data-policies] tbody tr').getAttribute('data-policy')).toBe(issued.body.policy_id);
+    await page.close();
+  });
+
+  // Issue 35 (TERM-SHEETS.md §5.1): a product's phases as a table and what each index value pays as a chart,
+  // drawn from the API's payout curve.
+  it('opens a product: its phases as a table, and its payout curve as the API draws it', async () => {
+    const designer: Caller = { sub: 'designer-k', org: 'org-k', roles: ['insurer'] };
+    const product = await api.post('/insurance/products', designer, {
+      product_id: 'kharif-deficit',
+      sheet: KHARIF_DEFICIT_SHEET,
+    });
+    expect(product.status).toBe(201);
+
+    await openPage();
+    await signIn(designer);
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByRole('link', { name: 'kharif-deficit' }).click();
+    const chart = page.locator('svg[data-chart="curve-drought"]');
+    await chart.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/products/kharif-deficit');
+    const phases = await page
+      .locator('[data-phases="drought"] tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-phase')));
+    expect(phases).toEqual(KHARIF_DEFICIT_SHEET.covers[0]!.phases.map((phase) => phase.id));
+    const lines = await chart
+      .locator('[data-line]')
+      .evaluateAll((all) => all.map((line) => [line.getAttribute('data-line'), line.getAttribute('data-points')]));
+    expect(lines).toEqual([
+      ['cover', '201'],
+      ['phase-1', '201'],
+      ['phase-2', '201'],
+      ['phase-3', '201'],
+    ]);
+    // The table says what the API says: at index 0 every phase pays its whole limit, the cover its own.
+    const curve = await api.post('/insurance/products/payout-curve', designer, {
+      sheet: KHARIF_DEFICIT_SHEET,
+      peril: 'drought',
+      from: 0,
+      to: 1,
+      points: 2,
+    });
+    await page.getByText('Table of the chart').click();
+    const first = page.locator('[data-chart-table="curve-drought"] tbody tr').first();
+    expect((await first.locator('td').first().textContent())?.replace(/[^0-9.]/g, '')).toBe(
+      String(curve.body.points[0].cover.amount_due),
+    );
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -277,6 +277,11 @@ describe('every route of the OpenAPI document, walked over HTTP through a Prism 
     await call('post', '/insurance/products', { caller: insurer, body: { product_id: 'walk-broken', sheet: broken } });
     await call('post', '/insurance/products/validate', { caller: insurer, body: { sheet } });
     await call('post', '/insurance/products/validate', { caller: insurer, body: { sheet: broken } });
+    const curve = { sheet, peril: cover!.peril, from: 0, to: 20, points: 21 };
+    const drawn = await call('post', '/insurance/products/payout-curve', { caller: insurer, body: curve });
+    expect(drawn.status).toBe(200);
+    await call('post', '/insurance/products/payout-curve', { caller: insurer, body: { ...curve, sheet: broken } });
+    await call('post', '/insurance/products/payout-curve', { caller: insurer, body: { ...curve, phase: 'none' } });
     await call('post', '/insurance/products/{product_id}/versions', { caller: insurer, params: ids, body: { sheet } });
     const renamed = { ...sheet, name: 'Rain-day cover, 2027 wording' };
     const next = { caller: insurer, params: ids, body: { sheet: renamed }, headers: { 'If-Match': '"v1"' } };

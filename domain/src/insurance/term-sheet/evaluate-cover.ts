@@ -293,6 +293,14 @@ const coverShareOf = (plan: CoverPlan, shares: readonly SumInsuredShare[]): SumI
   return compareShares(total, plan.limit) > 0 ? plan.limit : total;
 };
 
+/** The cover's share as a fraction of its limit, A_c ÷ (cover limit·M), rounded half-up to millionths. */
+const coverSeverityPpm = (plan: CoverPlan, share: SumInsuredShare): number =>
+  share.numerator === 0n
+    ? 0
+    : Number(
+        divideRounded(share.numerator * MILLIONTHS * plan.limit.denominator, share.denominator * plan.limit.numerator),
+      );
+
 const sowingOf = (spec: CoverEvaluationSpec, asOfDay: number): SowingDate | undefined =>
   spec.cover.sowing === undefined ? undefined : sowingDateAsOf(spec.cover.sowing, spec.term, spec.readings, asOfDay);
 
@@ -404,16 +412,61 @@ export const evaluateCover = (spec: CoverEvaluationSpec, asOf: string): CoverOut
     governing,
     breached: phases.some((phase) => phase.breached),
     share,
-    severityPpm:
-      share.numerator === 0n
-        ? 0
-        : Number(
-            divideRounded(
-              share.numerator * MILLIONTHS * plan.limit.denominator,
-              share.denominator * plan.limit.numerator,
-            ),
-          ),
+    severityPpm: coverSeverityPpm(plan, share),
     readings: readRange(phases, sowingRead),
+  };
+};
+
+/** A phase read at one index value: what its payout map makes of it on its window for the term. */
+export interface PhaseAtIndex {
+  readonly phase: Phase;
+  /** The fraction of its limit it is worth. */
+  readonly severity: ExactSeverity;
+  /** What it is worth, as an exact share of the sum insured (A_p / SI). */
+  readonly share: SumInsuredShare;
+}
+
+/** The cover read at one index value: its phases, and min(cover limit, Σ phases) of them (step 8). */
+export interface CoverAtIndex {
+  readonly phases: readonly PhaseAtIndex[];
+  readonly share: SumInsuredShare;
+  /** The cover's share as a fraction of its limit, rounded half-up to millionths for display. */
+  readonly severityPpm: number;
+}
+
+export interface CoverAtIndexSpec {
+  readonly cover: Cover;
+  readonly amounts: SheetAmounts;
+  /** The term the phases' windows resolve on: their `per_window_day` levels count its days. */
+  readonly term: CoverTerm;
+  /** The sowing date windows anchored on it resolve on. */
+  readonly sowingDate: string | undefined;
+  /** The phases read, by id; the others add nothing to the cover. */
+  readonly phaseIds: ReadonlySet<string>;
+}
+
+/** What the chosen phases of a cover pay if each reads `value` (the payout curve, TERM-SHEETS.md §5.1):
+ *  steps 7 and 8 as an evaluation takes them, the same maps on the same windows, with readings,
+ *  completeness and settlement left aside. */
+export const coverAtIndex = (spec: CoverAtIndexSpec): ((value: IndexValue) => CoverAtIndex) => {
+  const plan = planOf(spec.cover, spec.amounts);
+  const read = plan.phases
+    .filter((phase) => spec.phaseIds.has(phase.phase.id))
+    .map((phase) => {
+      const onTerm = phase.on(spec.term, spec.sowingDate);
+      if (onTerm === undefined) throw new RangeError(`phase ${phase.phase.id} has no window without a sowing date`);
+      return { phase, payout: onTerm.payout };
+    });
+  return (value) => {
+    const phases = read.map(({ phase, payout }): PhaseAtIndex => {
+      const severity = payout.severityOf(value);
+      return { phase: phase.phase, severity, share: shareOf(phase.limitUnits, severity, plan.units) };
+    });
+    const share = coverShareOf(
+      plan,
+      phases.map((phase) => phase.share),
+    );
+    return { phases, share, severityPpm: coverSeverityPpm(plan, share) };
   };
 };
 

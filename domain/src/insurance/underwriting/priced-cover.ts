@@ -1,4 +1,10 @@
-import { isIsoCurrency, type Peril, type PolicyDataSources, type TriggerTerms } from '@cropcover/contracts';
+import {
+  isIsoCurrency,
+  type Peril,
+  type PolicyDataSources,
+  type TermSheet,
+  type TriggerTerms,
+} from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import type { Farm, RegisteredFarm } from '../../farms/farm';
 import { addDays, shiftYearsBack } from '../calendar/calendar-date';
@@ -48,7 +54,7 @@ export interface PricedCover {
 
 /** The term a quote prices when none is given: the product's next season starting no earlier than the
  *  backdating allows, or one year from today, both ends included. */
-export const defaultQuoteTerm = (today: string, product: ProductTerms = DEFAULT_PRODUCT): CoverTerm =>
+export const defaultQuoteTerm = (today: string, product: Pick<ProductTerms, 'sheet'> = DEFAULT_PRODUCT): CoverTerm =>
   product.sheet.season === undefined
     ? { start: today, end: addDays(shiftYearsBack(today, -1), -1) }
     : seasonStartingOnOrAfter(product.sheet.season, addDays(today, -MAX_BACKDATING_DAYS));
@@ -81,16 +87,25 @@ const checkProduct = ({ sheet }: ProductTerms, perils: readonly Peril[], term: C
       `the product requires ${missing.map((cover) => cover.peril).join(', ')} in perils`,
     );
   }
-  if (sheet.season !== undefined) {
-    const season = seasonStartingIn(sheet.season, Number(term.start.slice(0, 4)));
-    if (season.start !== term.start || season.end !== term.end) {
-      throw new DomainError(
-        'rejected',
-        'term_not_product_season',
-        `the product's season runs ${sheet.season.from} to ${sheet.season.to}: a term of ${season.start} to ${season.end}`,
-      );
-    }
+  refuseTermOffSeason(sheet, term);
+  refuseWindowsOutsideTerm(sheet, perils, term);
+};
+
+/** 422 `term_not_product_season` unless the term is the sheet's season in one year (when it has one). */
+export const refuseTermOffSeason = (sheet: TermSheet, term: CoverTerm): void => {
+  if (sheet.season === undefined) return;
+  const season = seasonStartingIn(sheet.season, Number(term.start.slice(0, 4)));
+  if (season.start !== term.start || season.end !== term.end) {
+    throw new DomainError(
+      'rejected',
+      'term_not_product_season',
+      `the product's season runs ${sheet.season.from} to ${sheet.season.to}: a term of ${season.start} to ${season.end}`,
+    );
   }
+};
+
+/** 422 `window_outside_term` unless the term holds every window of the covers of `perils`. */
+export const refuseWindowsOutsideTerm = (sheet: TermSheet, perils: readonly Peril[], term: CoverTerm): void => {
   // A rolling index longer than a short term is allowed: the default product's 30-day NDVI mean on a
   // 10-day term reads the days there are, as it always has.
   // Paths name the product's own covers (`covers.2.phases.0.window`): the sheet is checked whole and only
