@@ -22,6 +22,21 @@ export interface StoredIndexFile {
 /** `<directory>/<sha256>`: where a file is kept. */
 export const indexFilePath = (directory: string, sha256: string): string => join(directory, sha256);
 
+/** Seconds a client is asked to wait after a full disk: space returns when an operator makes it. */
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
+/** SPEC §10: the file store on a full disk says so, as a 503 a client may retry; nothing was kept. */
+const storageFull = (error: unknown): unknown => {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? ProblemError.serviceUnavailable(
+        'storage_full',
+        'The disk index files are kept on is full; nothing was kept or recorded. Try again after Retry-After seconds.',
+        STORAGE_FULL_RETRY_AFTER_SECONDS,
+      )
+    : error;
+};
+
 const tooLarge = (limitBytes: number): ProblemError =>
   ProblemError.payloadTooLarge(`An index file may have at most ${limitBytes / 1024 ** 2} MiB.`);
 
@@ -38,9 +53,19 @@ const measured = (limitBytes: number, hash: ReturnType<typeof createHash>, count
 
 /**
  * Streams a file to disk, never whole in memory, hashing it on the way, and keeps it under its SHA-256 in
- * `directory`. More than `limitBytes` (after decompression) is a 413; a broken gzip stream a 422.
+ * `directory`. More than `limitBytes` (after decompression) is a 413; a broken gzip stream a 422; a full
+ * disk a 503 `storage_full`, the part written removed.
  */
-export const storeIndexFile = async (
+export const storeIndexFile = (
+  body: Readable,
+  directory: string,
+  options: { readonly gzip: boolean; readonly limitBytes: number },
+): Promise<StoredIndexFile> =>
+  keepIndexFile(body, directory, options).catch((error: unknown) => {
+    throw storageFull(error);
+  });
+
+const keepIndexFile = async (
   body: Readable,
   directory: string,
   { gzip, limitBytes }: { readonly gzip: boolean; readonly limitBytes: number },

@@ -66,6 +66,7 @@ export const PROBLEM_STATUSES = {
   grid_mismatch: 422,
   unknown_variable: 422,
   unreadable_file: 422,
+  storage_full: 503,
   location_not_covered: 422,
   source_index_mismatch: 422,
   source_not_found: 404,

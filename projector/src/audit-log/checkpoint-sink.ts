@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '@cropcover/runtime';
 import type { SignedCheckpoint } from '@cropcover/verifiable-log';
@@ -8,20 +9,55 @@ export interface CheckpointSink {
   publish(checkpoint: SignedCheckpoint): Promise<void>;
 }
 
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+/** SPEC §10: a sink on a full disk says so, in the reason `/readyz` and the log carry. */
+const fullDiskSaid = (directory: string, error: unknown): unknown =>
+  codeOf(error) === 'ENOSPC' || codeOf(error) === 'EDQUOT'
+    ? new Error(`the disk of the checkpoint sink ${directory} is full: ${(error as Error).message}`, { cause: error })
+    : error;
+
+/** A strict beginning of `text` (empty too): what an earlier version, which wrote in place, left when a
+ *  write was cut short. It is completed, not taken for another text. */
+const isCutShort = (held: string, text: string): boolean => held.length < text.length && text.startsWith(held);
+
+/**
+ * Writes `text` to `path` whole or not at all, never over another file: it is written beside, then linked
+ * in (link fails on an existing name, as `wx` does). A write cut short — the disk full, the process
+ * killed — leaves only the file beside, removed here or ignored by every reader (its name starts with a
+ * dot), never a torn `path` that the next attempt would take for another text. Resolves to what `path`
+ * held already, or undefined when it now holds `text`.
+ */
+const writeWholeOnce = async (directory: string, path: string, text: string): Promise<string | undefined> => {
+  const beside = join(directory, `.incoming-${randomUUID()}`);
+  try {
+    await writeFile(beside, text, { flag: 'wx' });
+    await link(beside, path);
+    return undefined;
+  } catch (error) {
+    if (codeOf(error) !== 'EEXIST') throw fullDiskSaid(directory, error);
+    const held = await readFile(path, 'utf8');
+    if (!isCutShort(held, text)) return held;
+    await rename(beside, path).catch((cut: unknown) => {
+      throw fullDiskSaid(directory, cut);
+    });
+    return undefined;
+  } finally {
+    await rm(beside, { force: true });
+  }
+};
+
 /** One file per checkpoint, `<size>.checkpoint`, never overwritten: the default sink. In production the
  *  directory is object storage with a retention lock; here a write that would change a file is refused. */
 export const directoryCheckpointSink = (directory: string): CheckpointSink => ({
   publish: async (checkpoint) => {
-    await mkdir(directory, { recursive: true });
-    const path = join(directory, `${checkpoint.size}.checkpoint`);
-    try {
-      await writeFile(path, checkpoint.note, { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // Published before a crash kept it from being marked: the same note again is no change.
-      if ((await readFile(path, 'utf8')) !== checkpoint.note)
-        throw new Error(`the checkpoint sink already holds a different checkpoint of size ${checkpoint.size}`);
-    }
+    await mkdir(directory, { recursive: true }).catch((error: unknown) => {
+      throw fullDiskSaid(directory, error);
+    });
+    const held = await writeWholeOnce(directory, join(directory, `${checkpoint.size}.checkpoint`), checkpoint.note);
+    // Published before a crash kept it from being marked: the same note again is no change.
+    if (held !== undefined && held !== checkpoint.note)
+      throw new Error(`the checkpoint sink already holds a different checkpoint of size ${checkpoint.size}`);
   },
 });
 
@@ -39,7 +75,7 @@ export interface SinkClaim {
 
 const readClaim = async (path: string): Promise<string | undefined> => {
   try {
-    return (await readFile(path, 'utf8')).trim();
+    return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -63,9 +99,11 @@ export const claimCheckpointSinkDirectory = async (claim: SinkClaim): Promise<vo
   const { directory, logId } = claim;
   await mkdir(directory, { recursive: true });
   const claimPath = join(directory, LOG_ID_FILE);
+  const text = `${logId}\n`;
   const claimed = await readClaim(claimPath);
-  if (claimed !== undefined) {
-    if (claimed !== logId) throw foreignSink(claim, `it is the sink of log ${claimed}`);
+  // A claim cut short is no claim: it is completed below.
+  if (claimed !== undefined && !isCutShort(claimed, text)) {
+    if (claimed.trim() !== logId) throw foreignSink(claim, `it is the sink of log ${claimed.trim()}`);
     return;
   }
   for (const name of await readdir(directory)) {
@@ -74,10 +112,6 @@ export const claimCheckpointSinkDirectory = async (claim: SinkClaim): Promise<vo
     if ((await readFile(join(directory, name), 'utf8')) !== (await claim.signedNote(Number(size))))
       throw foreignSink(claim, `its ${name} is not a checkpoint this log signed`);
   }
-  try {
-    await writeFile(claimPath, `${logId}\n`, { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if ((await readClaim(claimPath)) !== logId) throw foreignSink(claim, 'another log claimed it meanwhile');
-  }
+  const held = await writeWholeOnce(directory, claimPath, text);
+  if (held !== undefined && held.trim() !== logId) throw foreignSink(claim, 'another log claimed it meanwhile');
 };

@@ -116,11 +116,21 @@ wal_keep_size = 64MB
 log_min_messages = warning
 `;
 
-/** A new primary cluster on `port`, started. */
-export const createPrimaryCluster = async (port: number): Promise<PostgresCluster> => {
+/** A new primary cluster on `port`, started. With `mountData`, the data directory is what it mounts there
+ *  (a small disk, given the `postgres` user's ids to own it) and the WAL is kept apart, in the cluster's
+ *  home: a full data directory then fails writes, while a full pg_wal would stop the server (PANIC). */
+export const createPrimaryCluster = async (
+  port: number,
+  options: { mountData?: (dataDir: string, owner: [number, number]) => Promise<void> } = {},
+): Promise<PostgresCluster> => {
   const home = await clusterHome();
   const dataDir = join(home, 'data');
-  await asPostgres('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const walApart: string[] = [];
+  if (options.mountData) {
+    await options.mountData(dataDir, await postgresIds());
+    walApart.push('--waldir', join(home, 'wal'));
+  }
+  await asPostgres('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', ...walApart]);
   await appendSettings(dataDir, `port = ${port}\n${SETTINGS}`);
   await writeAsPostgres(
     join(dataDir, 'pg_hba.conf'),

@@ -33,7 +33,7 @@ export const startTopology = async (
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<ServiceTopology> => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cropcover-fault-data-'));
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'cropcover-fault-data-')));
   const environment = {
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,

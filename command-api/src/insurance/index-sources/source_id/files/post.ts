@@ -55,6 +55,11 @@ export const ingestIndexFileRoute = commandRoute('POST /insurance/index-sources/
         'reading_in_future',
       ],
     },
+    503: {
+      description:
+        'storage_full: the disk index files are kept on is full (SPEC §10); nothing was kept; see Retry-After',
+      codes: ['storage_full'],
+    },
   },
 }).handle(async ({ deps, params: { source_id }, query, principal, organizationId, answerUnchanged, req, res }) => {
   // The size first, from the header alone: it closes the connection, so a client announcing too much is
