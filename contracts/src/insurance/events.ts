@@ -27,6 +27,10 @@ export const PerilPremium = z.object({
 });
 export type PerilPremium = z.infer<typeof PerilPremium>;
 
+/** A payer's part of the premium, frozen at issue. */
+export const PayerPremiumMinor = z.object({ payer: z.string(), share: z.number(), premium_minor: MinorUnits });
+export type PayerPremiumMinor = z.infer<typeof PayerPremiumMinor>;
+
 export const PolicyIssued = z
   .object({
     policy_id: z.string(),
@@ -48,6 +52,8 @@ export const PolicyIssued = z
     premium_minor: MinorUnits,
     rate: z.number(),
     pricing: z.array(PerilPremium),
+    /** Who pays the premium, when the product's sheet splits it (TERM-SHEETS.md §5). */
+    premium_shares: z.array(PayerPremiumMinor).optional(),
     perils: z.array(Peril),
     /** The `default` product's covers as trigger terms, as every policy before products froze them; empty
      *  for any other product, whose covers are only in `term_sheet`. */

@@ -57,7 +57,7 @@ export type PayoutStatus = z.infer<typeof PayoutStatus>;
 export const PolicyEnvironment = z.enum(['sandbox', 'production']).openapi('PolicyEnvironment');
 export type PolicyEnvironment = z.infer<typeof PolicyEnvironment>;
 
-export const PricingMethod = z.enum(['base_rate', 'burning_cost']).openapi('PricingMethod');
+export const PricingMethod = z.enum(['base_rate', 'burning_cost', 'fixed_rate']).openapi('PricingMethod');
 export type PricingMethod = z.infer<typeof PricingMethod>;
 
 /** A non-empty list of perils without duplicates. */

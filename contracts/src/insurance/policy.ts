@@ -9,7 +9,7 @@ import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
 import { PolicyProduct, ProductChoice } from './products';
-import { FarmReference, refineSumInsuredDecimals } from './quote';
+import { FarmReference, PayerPremium, refineSumInsuredDecimals } from './quote';
 
 export const PolicyIssueRequest = z
   .strictObject({
@@ -65,6 +65,8 @@ export const Policy = z
     sum_insured: z.number(),
     currency: z.string(),
     premium: z.number(),
+    /** Who pays the premium, when the product's sheet splits it; they add up to `premium`. */
+    premium_shares: z.array(PayerPremium).optional(),
     perils: z.array(Peril),
     /** The product version the policy was issued on; `default` version 0 for a policy issued before
      *  products. */

@@ -68,6 +68,12 @@ export type PerilPricing = z.infer<typeof PerilPricing>;
 
 export const QuoteBreakdown = z.partialRecord(Peril, PerilPricing).openapi('QuoteBreakdown');
 
+/** What each payer of the premium pays (a sheet's `pricing.premium_shares`), in major units. */
+export const PayerPremium = z
+  .object({ payer: z.string(), share: z.number(), premium: z.number() })
+  .openapi('PayerPremium');
+export type PayerPremium = z.infer<typeof PayerPremium>;
+
 export const Quote = z
   .object({
     farm_id: z.string(),
@@ -78,6 +84,8 @@ export const Quote = z
     rate: z.number(),
     premium: z.number(),
     breakdown: QuoteBreakdown,
+    /** Who pays the premium, when the product's sheet splits it; they add up to `premium`. */
+    premium_shares: z.array(PayerPremium).optional(),
     term_start: CalendarDate,
     term_end: CalendarDate,
     /** The data each peril would read: what the burning cost priced on and issue would freeze. */

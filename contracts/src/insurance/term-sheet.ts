@@ -200,12 +200,44 @@ export const SheetAmounts = z
   .openapi('SheetAmounts');
 export type SheetAmounts = z.infer<typeof SheetAmounts>;
 
+/** Who pays a share of the premium (PMFBY's farmer and government, PRF's subsidy). */
+export const PremiumShare = z
+  .strictObject({
+    payer: z.string().trim().min(1).max(100),
+    share: NonNegativeDec.refine((value) => value <= 1, { message: 'must be at most 1' }),
+  })
+  .openapi('PremiumShare');
+export type PremiumShare = z.infer<typeof PremiumShare>;
+
 export const SheetPricing = z
   .strictObject({
     credibility_seasons: z.number().int().min(1).max(1000).optional(),
     loading: NonNegativeDec.optional(),
     floor_of_base_rate: NonNegativeDec.optional(),
     maximum_rate: Dec.refine((value) => value > 0, { message: 'must be greater than 0' }).optional(),
+    // Version 2 (TERM-SHEETS.md §5): a published rate instead of the burning cost, and who pays the premium.
+    method: z.enum(['burning_cost', 'fixed_rate']).optional(),
+    /** The cover's whole rate with `fixed_rate`: the premium is the sum insured × rate, rounded once. */
+    rate: Dec.refine((value) => value > 0, { message: 'must be greater than 0' }).optional(),
+    premium_shares: z.array(PremiumShare).min(1).max(10).optional(),
+    /** `remainder_to_first` (default): the premium rounded once, every share but the first rounded half up
+     *  from it, the first payer the rest; `each`: every share of the exact premium rounded half up, the
+     *  premium their sum. */
+    share_rounding: z.enum(['each', 'remainder_to_first']).optional(),
+  })
+  .superRefine((pricing, context) => {
+    if (pricing.method === 'fixed_rate' && pricing.rate === undefined) {
+      context.addIssue({ code: 'custom', path: ['rate'], message: 'a fixed_rate needs its rate' });
+    }
+    if (pricing.rate !== undefined && pricing.method !== 'fixed_rate') {
+      context.addIssue({ code: 'custom', path: ['rate'], message: 'a rate is given with method fixed_rate' });
+    }
+    const payers = (pricing.premium_shares ?? []).map((share) => share.payer);
+    payers.forEach((payer, at) => {
+      if (payers.indexOf(payer) !== at) {
+        context.addIssue({ code: 'custom', path: ['premium_shares', at, 'payer'], message: `${payer} is named twice` });
+      }
+    });
   })
   .openapi('SheetPricing');
 export type SheetPricing = z.infer<typeof SheetPricing>;
@@ -215,8 +247,14 @@ export const TERM_SHEET_SCHEMA = 'cropcover.term-sheet/1';
 export const TERM_SHEET_SCHEMA_V2 = 'cropcover.term-sheet/2';
 
 /** Where a sheet uses what only version 2 can say, with the path: a v1 sheet must not. */
-export const versionTwoFeatures = (sheet: { readonly covers: readonly Cover[] }): (string | number)[][] =>
-  sheet.covers.flatMap((cover, at) => [
+export const versionTwoFeatures = (sheet: {
+  readonly covers: readonly Cover[];
+  readonly pricing?: SheetPricing | undefined;
+}): (string | number)[][] => [
+  ...(['method', 'rate', 'premium_shares', 'share_rounding'] as const).flatMap((field) =>
+    sheet.pricing?.[field] === undefined ? [] : [['pricing', field]],
+  ),
+  ...sheet.covers.flatMap((cover, at) => [
     ...(cover.phase_mode === undefined ? [] : [['covers', at, 'phase_mode']]),
     ...cover.phases.flatMap((phase, index) => {
       const path = ['covers', at, 'phases', index];
@@ -231,7 +269,8 @@ export const versionTwoFeatures = (sheet: { readonly covers: readonly Cover[] })
           : []),
       ];
     }),
-  ]);
+  ]),
+];
 
 /** Every money figure of a sheet, with where it sits: what the sheet's unit constrains. */
 export const sheetAmounts = (sheet: {

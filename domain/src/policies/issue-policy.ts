@@ -84,6 +84,15 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
           seasons_used: price.seasonsUsed,
           credibility: displayedDecimal(price.credibility),
         })),
+        ...(cover.pricing.payers === undefined
+          ? {}
+          : {
+              premium_shares: cover.pricing.payers.map(({ payer, share, premiumMinor }) => ({
+                payer,
+                share,
+                premium_minor: premiumMinor,
+              })),
+            }),
         perils: [...request.perils],
         triggers: [...cover.triggers],
         term_start: cover.term.start,

@@ -45,6 +45,15 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
     sum_insured: toMajorUnits(issued.sum_insured_minor, issued.currency),
     currency: issued.currency,
     premium: toMajorUnits(issued.premium_minor, issued.currency),
+    ...(issued.premium_shares === undefined
+      ? {}
+      : {
+          premium_shares: issued.premium_shares.map(({ payer, share, premium_minor }) => ({
+            payer,
+            share,
+            premium: toMajorUnits(premium_minor, issued.currency),
+          })),
+        }),
     perils: [...issued.perils],
     product: policy.product,
     triggers: policy.perils.map((cover) => {

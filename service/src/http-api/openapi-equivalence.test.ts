@@ -129,6 +129,8 @@ describe('the OpenAPI document built from the route declarations', () => {
           'PolicyDataSources',
           // Programmes (issue 19): an issue may name the programme the policy joins.
           'PolicyIssueRequest',
+          // Term sheets v2 (issue 35): a published rate is a pricing method of its own.
+          'PricingMethod',
           'Quote',
           'QuoteBreakdown',
           'QuoteRequest',

@@ -553,6 +553,38 @@ describe('a Jan–Feb interval in a leap year (issue 32)', () => {
     expect(leapSeason.body).toMatchObject({ term_start: '2028-01-01', term_end: '2028-02-29' });
   });
 
+  it('H6: a published rate split between the farmer and the government, shown on the quote and the policy', async () => {
+    const sheet = {
+      ...PRF_JAN_FEB_SHEET,
+      schema: 'cropcover.term-sheet/2',
+      pricing: {
+        method: 'fixed_rate',
+        rate: 0.2252,
+        premium_shares: [
+          { payer: 'farmer', share: 0.49 },
+          { payer: 'government', share: 0.51 },
+        ],
+      },
+    };
+    expect((await register('prf-27663', sheet)).status).toBe(201);
+    // 1 acre at 18.36 USD: gross 4.13, the government 4.13 × 0.51 = 2.1063 → 2.11, the farmer the rest.
+    const { quote, policy } = await issuedOn('prf-27663', ['drought'], 18.36);
+    const shares = [
+      { payer: 'farmer', share: 0.49, premium: 2.02 },
+      { payer: 'government', share: 0.51, premium: 2.11 },
+    ];
+    expect(quote).toMatchObject({ premium: 4.13, premium_shares: shares });
+    expect(quote.breakdown.drought).toMatchObject({ method: 'fixed_rate', rate: 0.2252, seasons_used: 0 });
+    const read = await api.get(`/insurance/policies/${policy.policy_id}`, insurer);
+    expect(read.body).toMatchObject({ premium: 4.13, premium_shares: shares });
+    const unbalanced = { ...sheet, pricing: { ...sheet.pricing, premium_shares: [{ payer: 'farmer', share: 0.5 }] } };
+    const refused = await register('prf-unbalanced', unbalanced);
+    expectProblem(refused, 422, 'invalid_term_sheet');
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ path: 'pricing.premium_shares', code: 'premium_shares_sum' }),
+    ]);
+  });
+
   it('answers a window the term cannot hold with 422 window_outside_term naming it in errors[]', async () => {
     const june = { ...RAIN_DAYS_SHEET, season: undefined, name: 'June rain days, any term' };
     june.covers = [

@@ -4,7 +4,7 @@ import { type CoverTerm, termDays } from '../calendar/cover-term';
 import type { IndexObservation } from '../index-data/index-observation';
 import type { ReadingHistory } from '../index-data/reading-history';
 import { type SeasonReadings, seasonsWithReadings } from '../index-data/season-readings';
-import { MILLIONTHS } from '../money/decimal';
+import { MILLIONTHS, millionthsOf } from '../money/decimal';
 import { allocateMinorUnits } from '../money/minor-units';
 import {
   addRationals,
@@ -24,6 +24,7 @@ import { DEFAULT_PRODUCT } from '../term-sheet/builtin';
 import { type ProductTerms, productCover } from '../term-sheet/product';
 import { seasonsBackOf } from '../term-sheet/windows';
 import { seasonLossPpm } from './burning-cost';
+import { type PayerPremiumMinor, premiumShares } from './premium-shares';
 
 /** Base rates are annual: a `term_days` cover pays term days / 365 of it (SPEC §7), so a 366-day term 366/365. */
 const DAYS_PER_YEAR = 365n;
@@ -62,6 +63,8 @@ export interface Pricing {
   readonly rate: Rational;
   readonly premiumMinor: number;
   readonly perils: readonly PerilPrice[];
+  /** Who pays the premium, when the sheet splits it; they add up to `premiumMinor`. */
+  readonly payers?: readonly PayerPremiumMinor[];
 }
 
 /** Each peril's past seasons, cut and converted once per list of readings: drought and flood reading
@@ -139,7 +142,10 @@ export type RateCover = (request: RatingRequest, product: ProductTerms) => Cover
  *  function of the request and the product, which is what lets a caller keep its result. */
 export const rateCover: RateCover = (request, { sheet }) => {
   const seasonsOf = seasonsByPeril(request, sheet);
-  const rates = request.perils.map((peril) => perilRate(productCover(sheet, peril), sheet, request, seasonsOf));
+  const rates =
+    sheet.pricing?.method === 'fixed_rate'
+      ? fixedRates(sheet, request.perils)
+      : request.perils.map((peril) => perilRate(productCover(sheet, peril), sheet, request, seasonsOf));
   const rate = rates.reduce((sum, peril) => addRationals(sum, peril.rate), ZERO);
   const { maximumRate } = pricingOf(sheet);
   if (compareRationals(rate, rationalOfDecimal(maximumRate)) >= 0) {
@@ -153,6 +159,24 @@ export const rateCover: RateCover = (request, { sheet }) => {
   return { rate, perils: rates };
 };
 
+/** A published rate (`pricing: {method: fixed_rate, rate}`): the rate of the whole cover bought, shown per
+ *  peril in proportion to the perils' base rates (equally when those are all 0). */
+const fixedRates = (sheet: TermSheet, perils: readonly Peril[]): PerilRate[] => {
+  const rate = rationalOfDecimal(sheet.pricing!.rate!);
+  const weights = perils.map((peril) => millionthsOf(productCover(sheet, peril).base_rate));
+  const total = weights.reduce((sum, weight) => sum + weight, 0n);
+  return perils.map((peril, at) => ({
+    peril,
+    rate:
+      total === 0n
+        ? multiplyRationals(rate, rationalOf(1n, BigInt(perils.length)))
+        : multiplyRationals(rate, rationalOf(weights[at]!, total)),
+    method: 'fixed_rate',
+    seasonsUsed: 0,
+    credibility: ZERO,
+  }));
+};
+
 /** The premium of a cover: Σ peril rates × sum insured, rounded half-up to the minor unit once, split
  *  over the perils by their exact rates so the parts add up to the premium exactly. Refused when the
  *  rate reaches the sheet's maximum (`uninsurable`) or the premium rounds to nothing
@@ -163,7 +187,15 @@ export const priceQuote = (
   product: ProductTerms = DEFAULT_PRODUCT,
   { rate, perils: rates }: CoverRates = rateCover(request, product),
 ): Pricing => {
-  const premiumMinor = applyRate(rate, request.sumInsuredMinor);
+  const shares = product.sheet.pricing?.premium_shares;
+  const rounding = product.sheet.pricing?.share_rounding ?? 'remainder_to_first';
+  const rounded = applyRate(rate, request.sumInsuredMinor);
+  const payers =
+    shares === undefined
+      ? undefined
+      : premiumShares(shares, rounding, rounded, { rate, sumInsuredMinor: request.sumInsuredMinor });
+  const premiumMinor =
+    payers === undefined || rounding !== 'each' ? rounded : payers.reduce((sum, payer) => sum + payer.premiumMinor, 0);
   if (premiumMinor < 1) {
     throw new DomainError(
       'rejected',
@@ -176,5 +208,6 @@ export const priceQuote = (
     rate,
     premiumMinor,
     perils: rates.map((peril, position) => ({ ...peril, premiumMinor: premiums[position]! })),
+    ...(payers === undefined ? {} : { payers }),
   };
 };

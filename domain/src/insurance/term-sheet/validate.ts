@@ -1,6 +1,6 @@
 import type { Cover, Level, Phase, StepRow, TermSheet } from '@cropcover/contracts';
 import { type CoverTerm, termDays } from '../calendar/cover-term';
-import { millionthsOf } from '../money/decimal';
+import { MILLIONTHS, millionthsOf } from '../money/decimal';
 import { directionOf, levelOf } from './payout-map';
 import { amountUnitsOf, unitsOfSumInsured } from './sheet-money';
 import {
@@ -34,7 +34,8 @@ export type TermSheetRule =
   | 'duplicate_phase'
   | 'season_too_long'
   | 'sowing_invalid'
-  | 'climatology_period';
+  | 'climatology_period'
+  | 'premium_shares_sum';
 
 export interface TermSheetError {
   /** Dotted, from the sheet's root: `covers.0.phases.1.payout.linear.exit`. */
@@ -363,6 +364,12 @@ const CHECKED_YEARS = [2027, 2028];
 /** Every rule of TERM-SHEETS.md §2.2 the sheet breaks, one error each; empty when it is valid. */
 export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
   const errors: TermSheetError[] = [];
+  const shares = sheet.pricing?.premium_shares;
+  if (shares !== undefined && shares.reduce((sum, { share }) => sum + millionthsOf(share), 0n) !== MILLIONTHS) {
+    errors.push(
+      error(['pricing', 'premium_shares'], 'premium_shares_sum', 'the shares of the premium add up to 1 exactly'),
+    );
+  }
   const perils = new Set<string>();
   sheet.covers.forEach((cover, at) => {
     const path = ['covers', at];

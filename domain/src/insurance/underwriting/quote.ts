@@ -68,6 +68,15 @@ export const quoteCover = (command: QuoteCover): Quote => {
         },
       ]),
     ),
+    ...(pricing.payers === undefined
+      ? {}
+      : {
+          premium_shares: pricing.payers.map(({ payer, share, premiumMinor }) => ({
+            payer,
+            share,
+            premium: toMajorUnits(premiumMinor, currency),
+          })),
+        }),
     term_start: term.start,
     term_end: term.end,
     data_sources: Object.fromEntries(request.perils.map((peril) => [peril, dataOfPeril(command.dataSources, peril)])),
