@@ -139,6 +139,7 @@ export {
   QuoteRequest,
   READING_BOUNDS,
   ReadingIndex,
+  ReadingsFile,
   ReadingsProvenance,
   Sampling,
   Settle,
