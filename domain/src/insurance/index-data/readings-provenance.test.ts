@@ -180,6 +180,22 @@ describe('where the values an evaluation used came from', () => {
     expect(originDigest(posted)).not.toBe(originDigest(prelim));
   });
 
+  it('gives the digests of the example in docs/audit-bundle.md', () => {
+    const example = [
+      { ...reading('2024-03-01', 5.5), files: [{ sha256: 'a'.repeat(64), label: 'prelim' }] },
+      { ...reading('2024-03-02', 3.5, 2), files: [{ sha256: 'b'.repeat(64), label: 'final' }] },
+      reading('2024-03-03', 0),
+    ];
+    expect(readingsUsedOf('default@1#drought', example, '2024-03-01', '2024-03-03')).toMatchObject({
+      digest: 'sha256:a2eb1f0c7349918b3fbf25369dd0be67f7973129d5b9d2002f96841137561164',
+      origin_digest: 'sha256:e4694363fac92af280f824c51f31bb03f1ddbc94273994632cd16adcba8478b5',
+      files: [
+        { sha256: 'a'.repeat(64), label: 'prelim', values: 1 },
+        { sha256: 'b'.repeat(64), label: 'final', values: 1 },
+      ],
+    });
+  });
+
   it('lists every file a sampled value’s cells came from, by sha256, labels and digests aligned', () => {
     const sampled = [{ ...reading('2026-04-01', 7.25, 3), files: [PRELIM, FINAL] }];
     expect(originDigest(sampled)).toBe(sha256(`2026-04-01,7.25,3,prelim;final,${PRELIM.sha256};${FINAL.sha256}\n`));
