@@ -144,7 +144,7 @@ describe('a field on a bilinear grid source', () => {
     // INDEX-DATA §4: the file every value came from, by the SHA-256 of its bytes, and each value's line
     // (its four cells' revisions summed, the release, the file) in a digest an auditor recomputes from it.
     const fileSha256 = createHash('sha256').update(readFileSync(tif)).digest('hex');
-    expect((await ingested.json()).sha256).toBe(fileSha256);
+    expect(((await ingested.json()) as { sha256: string }).sha256).toBe(fileSha256);
     expect(trigger.data.provenance.files).toEqual([{ sha256: fileSha256, label: 'final', values: 5 }]);
     const lines = dates.map((date, at) => `${date},${dayValues[at]},4,final,${fileSha256}\n`).join('');
     expect(trigger.data.provenance.origin_digest).toBe(`sha256:${createHash('sha256').update(lines).digest('hex')}`);
