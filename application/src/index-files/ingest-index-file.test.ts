@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ReadingsProvenance } from '@cropcover/contracts';
 import { originDigest, type RegisteredIndexSource, readingsUsedOf } from '@cropcover/domain';
+import type { RecordedEvent } from '@cropcover/eventstore';
 import {
   calendarDateOf,
   loadReadingHistory,
@@ -15,6 +17,7 @@ import { createKysely, createLogger, createPool, ProblemError } from '@cropcover
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkEvaluationDigests } from '../audit/evaluation-digests';
 import { type IndexFileRequest, ingestIndexFile } from './ingest-index-file';
 import { storeIndexFile } from './stored-index-files';
 
@@ -231,6 +234,53 @@ describe('ingesting a producer’s file into a source', () => {
     const range = { from: '2024-03-01', to: '2024-03-02' };
     expect(originDigest(await loadSeriesReadings(db, { ...series, ...range }))).toBe(after.origin_digest);
     expect(originDigest(await loadSeriesReadings(db, { ...series, ...range, asOf: NOW }))).toBe(before.origin_digest);
+
+    // The audit checks both digests: an evaluation of the preliminary values reproduces as the values stood
+    // then, not now; one whose origin_digest names another file does not, though its digest still matches.
+    const evaluated = (provenance: ReadingsProvenance): RecordedEvent => ({
+      type: 'TriggerEvaluated',
+      streamId: 'policy-p1',
+      revision: 3,
+      position: { commit: 1n, prepare: 1n },
+      metadata: {
+        event_id: 'e-1',
+        occurred_at: NOW.toISOString(),
+        actor: 'system:monitor',
+        organization_id: 'org-ins',
+        correlation_id: 'c-1',
+        causation_id: null,
+        schema_version: 1,
+        platform_version: '1.0.0',
+      },
+      data: {
+        policy_id: 'p1',
+        evaluation_id: 'ev-1',
+        peril: 'drought',
+        trigger_index: 'cumulative_rainfall_mm',
+        as_of: '2024-03-02',
+        window_start: '2024-03-01',
+        window_end: '2024-03-02',
+        observed_value: 8.5,
+        readings_used: 2,
+        provenance,
+        threshold: 20,
+        comparison: 'lte',
+        breached: true,
+        severity: 1,
+        evaluated_at: new Date(NOW.getTime() + 60_000).toISOString(),
+      },
+    });
+    const asRecorded = { ...cell, ...before };
+    const [honest] = await checkEvaluationDigests(db, [evaluated(asRecorded)]);
+    expect(honest).toMatchObject({ matchesCurrent: false, matchesAsEvaluated: true });
+    const otherFile = sha256Digest(
+      `2024-03-01,5.5,1,prelim,${final.ingestion.sha256}\n2024-03-02,3,1,prelim,${prelim.ingestion.sha256}\n`,
+    );
+    const [forged] = await checkEvaluationDigests(db, [evaluated({ ...asRecorded, origin_digest: otherFile })]);
+    expect(forged).toMatchObject({ matchesCurrent: false, matchesAsEvaluated: false });
+    // One recorded before origins were is checked on its digest alone.
+    const { origin_digest: _, files: __, ...older } = asRecorded;
+    expect((await checkEvaluationDigests(db, [evaluated(older)]))[0]?.matchesAsEvaluated).toBe(true);
   });
 
   it('reads a NetCDF-4 made by ncgen: CF time, lat/lon, a _FillValue hole that is missing, never 0', async () => {
