@@ -142,6 +142,7 @@ export {
   QuoteRequest,
   READING_BOUNDS,
   ReadingIndex,
+  ReadingsFile,
   ReadingsProvenance,
   Sampling,
   Settle,

@@ -1,22 +1,29 @@
 import { type ReadingsProvenance, TriggerEvaluated } from '@cropcover/contracts';
-import { readingsDigest } from '@cropcover/domain';
+import { type IndexObservation, originDigest, readingsDigest } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
 import { loadSeriesReadings, type ReadModels } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
 
-/** One recorded evaluation's digest against the readings table (SPEC §7 Provenance). */
+/** One recorded evaluation's digests against the readings table (SPEC §7 Provenance): `digest`, and
+ *  `origin_digest` (each value's label and file, INDEX-DATA §4) when the evaluation recorded one. */
 export interface DigestCheck {
   readonly revision: number;
   readonly evaluationId: string;
   readonly peril: string;
   readonly provenance: ReadingsProvenance;
-  /** The same digest from today's readings: false once a reading it used was revised or added. */
+  /** The same digests from today's readings: false once a reading it used was revised or added. */
   readonly matchesCurrent: boolean;
-  /** The same digest from the readings as they stood when it was evaluated (the revisions kept). */
+  /** The same digests from the readings as they stood when it was evaluated (the revisions kept). */
   readonly matchesAsEvaluated: boolean;
 }
 
-/** Recomputes the digest of every evaluation in the stream that recorded one. */
+/** Whether the readings give the digests the provenance recorded; one recorded before `origin_digest`
+ *  was is checked on `digest` alone. */
+const reproduces = (readings: readonly IndexObservation[], provenance: ReadingsProvenance): boolean =>
+  readingsDigest(readings) === provenance.digest &&
+  (provenance.origin_digest === undefined || originDigest(readings) === provenance.origin_digest);
+
+/** Recomputes the digests of every evaluation in the stream that recorded them. */
 export const checkEvaluationDigests = async (
   db: Kysely<ReadModels>,
   events: readonly RecordedEvent[],
@@ -43,8 +50,8 @@ export const checkEvaluationDigests = async (
       evaluationId: evaluated.evaluation_id,
       peril: evaluated.peril,
       provenance,
-      matchesCurrent: readingsDigest(now) === provenance.digest,
-      matchesAsEvaluated: readingsDigest(then) === provenance.digest,
+      matchesCurrent: reproduces(now, provenance),
+      matchesAsEvaluated: reproduces(then, provenance),
     });
   }
   return checks;

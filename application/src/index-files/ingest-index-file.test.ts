@@ -1,13 +1,23 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RegisteredIndexSource } from '@cropcover/domain';
-import { calendarDateOf, migrateReadModels, type ReadModels } from '@cropcover/read-store';
+import type { ReadingsProvenance } from '@cropcover/contracts';
+import { originDigest, type RegisteredIndexSource, readingsUsedOf } from '@cropcover/domain';
+import type { RecordedEvent } from '@cropcover/eventstore';
+import {
+  calendarDateOf,
+  loadReadingHistory,
+  loadSeriesReadings,
+  migrateReadModels,
+  type ReadModels,
+} from '@cropcover/read-store';
 import { createKysely, createLogger, createPool, ProblemError } from '@cropcover/runtime';
 import { createTestDatabase, type TestDatabase } from '@cropcover/runtime/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkEvaluationDigests } from '../audit/evaluation-digests';
 import { type IndexFileRequest, ingestIndexFile } from './ingest-index-file';
 import { storeIndexFile } from './stored-index-files';
 
@@ -63,6 +73,8 @@ const geotiff = (name: string, bands: readonly (readonly string[])[]): string =>
   ]);
   return tif;
 };
+
+const sha256Digest = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 const BAND_1 = ['1.5 2.25 3.125 -9999', '4.0 5.5 6.25 7.0', '8.5 9.0 10.125 11.1'];
 const BAND_2 = ['0 0.3 12.7 1', '2 3 4 5', '6 7 8 9'];
@@ -168,6 +180,107 @@ describe('ingesting a producer’s file into a source', () => {
     ]);
     const kept = await db.selectFrom('index_reading_revisions').select(['value', 'label']).execute();
     expect(kept).toEqual([{ value: 5.5, label: 'prelim' }]);
+  });
+
+  // INDEX-DATA §4: what an evaluation reads of a value from a file names the file and its release, from
+  // the store's current readings (evaluation) and from the revisions kept (the audit's as-evaluated check).
+  it('carries each value’s label and file SHA-256 into provenance, and a final release moves it', async () => {
+    const cell = {
+      source_id: grid.sourceId,
+      kind: 'grid' as const,
+      index: 'rainfall_mm' as const,
+      location: '-1.75,30.25',
+    };
+    const provenance = async () => {
+      const history = await loadReadingHistory(db, { sources: { drought: cell } });
+      return readingsUsedOf('chirps@1#drought', history.drought ?? [], '2024-03-01', '2024-03-02');
+    };
+    const prelim = await ingest(geotiff('origin-prelim', [BAND_1, BAND_2]), {
+      dates: ['2024-03-01', '2024-03-02'],
+      label: 'prelim',
+    });
+    const before = await provenance();
+    expect(before).toMatchObject({
+      readings_used: 2,
+      files: [{ sha256: prelim.ingestion.sha256, label: 'prelim', values: 2 }],
+    });
+    expect(before.origin_digest).toBe(
+      sha256Digest(
+        `2024-03-01,5.5,1,prelim,${prelim.ingestion.sha256}\n2024-03-02,3,1,prelim,${prelim.ingestion.sha256}\n`,
+      ),
+    );
+
+    // The final release changes the second day's value only: that value now comes from it.
+    const changed = BAND_2.map((row, at) => (at === 1 ? row.replace('2 3', '2 3.5') : row));
+    const final = await ingest(geotiff('origin-final', [BAND_1, changed]), {
+      dates: ['2024-03-01', '2024-03-02'],
+      label: 'final',
+      now: new Date(NOW.getTime() + 3_600_000),
+    });
+    expect(final.ingestion).toMatchObject({ revisions_written: 1 });
+    const after = await provenance();
+    expect(after.files).toEqual([
+      { sha256: prelim.ingestion.sha256, label: 'prelim', values: 1 },
+      { sha256: final.ingestion.sha256, label: 'final', values: 1 },
+    ]);
+    expect(after.origin_digest).toBe(
+      sha256Digest(
+        `2024-03-01,5.5,1,prelim,${prelim.ingestion.sha256}\n2024-03-02,3.5,2,final,${final.ingestion.sha256}\n`,
+      ),
+    );
+
+    // The audit reads the same origins, now and as they stood before the final release.
+    const series = { sourceId: grid.sourceId, location: cell.location, index: cell.index };
+    const range = { from: '2024-03-01', to: '2024-03-02' };
+    expect(originDigest(await loadSeriesReadings(db, { ...series, ...range }))).toBe(after.origin_digest);
+    expect(originDigest(await loadSeriesReadings(db, { ...series, ...range, asOf: NOW }))).toBe(before.origin_digest);
+
+    // The audit checks both digests: an evaluation of the preliminary values reproduces as the values stood
+    // then, not now; one whose origin_digest names another file does not, though its digest still matches.
+    const evaluated = (provenance: ReadingsProvenance): RecordedEvent => ({
+      type: 'TriggerEvaluated',
+      streamId: 'policy-p1',
+      revision: 3,
+      position: { commit: 1n, prepare: 1n },
+      metadata: {
+        event_id: 'e-1',
+        occurred_at: NOW.toISOString(),
+        actor: 'system:monitor',
+        organization_id: 'org-ins',
+        correlation_id: 'c-1',
+        causation_id: null,
+        schema_version: 1,
+        platform_version: '1.0.0',
+      },
+      data: {
+        policy_id: 'p1',
+        evaluation_id: 'ev-1',
+        peril: 'drought',
+        trigger_index: 'cumulative_rainfall_mm',
+        as_of: '2024-03-02',
+        window_start: '2024-03-01',
+        window_end: '2024-03-02',
+        observed_value: 8.5,
+        readings_used: 2,
+        provenance,
+        threshold: 20,
+        comparison: 'lte',
+        breached: true,
+        severity: 1,
+        evaluated_at: new Date(NOW.getTime() + 60_000).toISOString(),
+      },
+    });
+    const asRecorded = { ...cell, ...before };
+    const [honest] = await checkEvaluationDigests(db, [evaluated(asRecorded)]);
+    expect(honest).toMatchObject({ matchesCurrent: false, matchesAsEvaluated: true });
+    const otherFile = sha256Digest(
+      `2024-03-01,5.5,1,prelim,${final.ingestion.sha256}\n2024-03-02,3,1,prelim,${prelim.ingestion.sha256}\n`,
+    );
+    const [forged] = await checkEvaluationDigests(db, [evaluated({ ...asRecorded, origin_digest: otherFile })]);
+    expect(forged).toMatchObject({ matchesCurrent: false, matchesAsEvaluated: false });
+    // One recorded before origins were is checked on its digest alone.
+    const { origin_digest: _, files: __, ...older } = asRecorded;
+    expect((await checkEvaluationDigests(db, [evaluated(older)]))[0]?.matchesAsEvaluated).toBe(true);
   });
 
   it('reads a NetCDF-4 made by ncgen: CF time, lat/lon, a _FillValue hole that is missing, never 0', async () => {

@@ -1,6 +1,7 @@
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReason } from './data-coverage';
+import { readingsOriginFields } from './provenance';
 
 // The phases of a multi-phase cover as an evaluation shows them (TERM-SHEETS.md §2.4): one entry per
 // phase beside the cover's own figures, which are its governing phase's. Single-phase covers carry none,
@@ -43,6 +44,7 @@ export const PhaseEvaluated = z
     readings_used: z.number().int().nonnegative().optional(),
     /** `sha256:` + hex of the lines `date,value,revision\n` of the readings the phase read, in date order. */
     digest: z.string().optional(),
+    ...readingsOriginFields,
     /** The sowing date its window is anchored on, when it is. */
     sowing_date: CalendarDate.optional(),
   })

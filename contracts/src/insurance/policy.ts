@@ -9,6 +9,7 @@ import { SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
 import { PolicyProduct, ProductChoice } from './products';
+import { ReadingsFile } from './provenance';
 import { FarmReference, PayerPremium, refineSumInsuredDecimals } from './quote';
 
 export const PolicyIssueRequest = z
@@ -46,6 +47,9 @@ export const TriggerStatus = z
     skipped_reason: SkipReason.optional(),
     /** The source and location this trigger reads, frozen at issue. */
     data_source: PerilDataSource.optional(),
+    /** The files behind the values of `current_index_reading` (INDEX-DATA §4), as an evaluation's
+     *  provenance names them; absent while it is null. */
+    files: z.array(ReadingsFile).optional(),
   })
   .openapi('TriggerStatus');
 export type TriggerStatus = z.infer<typeof TriggerStatus>;

@@ -89,6 +89,8 @@ const phaseFiguresOf = (
             readings_to: used.readings_to,
             readings_used: used.readings_used,
             digest: used.digest,
+            files: used.files,
+            origin_digest: used.origin_digest,
           }),
       ...(phase.sowingDate === undefined ? {} : { sowing_date: phase.sowingDate }),
     },
@@ -142,6 +144,8 @@ export const phasesForClients = (
       readings_to: _to,
       readings_used: _used,
       digest: _digest,
+      files: _files,
+      origin_digest: _origin,
       sowing_date: _sowing,
       ...phase
     }) => ({

@@ -16,16 +16,17 @@ import { policyView } from './policy-view';
 // TERM-SHEETS.md §4, backward compatibility: a PolicyIssued recorded before products, without a sheet,
 // is read as `default` version 0 built from its own frozen triggers, and decides what it decided then —
 // every payout, breach, overpayment and backtest to the minor unit. Only the provenance's name of what
-// read the readings is new (`default@0#<peril>`; it was the aggregation's kind).
+// read the readings is new (`default@0#<peril>`; it was the aggregation's kind), and where the values came
+// from (`files`, `origin_digest`, INDEX-DATA §4), which it did not record.
 
 const { rain, ndvi, wind } = READINGS_OF_ITS_TERM;
 const readings = { drought: rain, flood: rain, vegetation_stress: ndvi, storm: wind };
 
-/** The events with the provenance's `aggregate` left out. */
+/** The events with the provenance's `aggregate` and the values' origins left out. */
 const withoutAggregate = (events: readonly PolicyEvent[]) =>
   events.map((event) => {
     if (event.type !== 'TriggerEvaluated' || event.data.provenance === undefined) return event;
-    const { aggregate: _, ...provenance } = event.data.provenance;
+    const { aggregate: _, files: _files, origin_digest: _origin, ...provenance } = event.data.provenance;
     return { ...event, data: { ...event.data, provenance } };
   });
 

@@ -71,6 +71,9 @@ const [gridPolicyIssued] = issuePolicy(
 const cellRain = dailyReadings(term.start, Array(10).fill(1));
 const fieldRain = dailyReadings(term.start, Array(10).fill(5));
 const cellLines = cellRain.map(({ date }) => `${date},1,1`);
+// The same cell's rain as ingested from a file (INDEX-DATA §4): each value names it.
+const CHIRPS_FILE = { sha256: 'c0ffee'.repeat(10).slice(0, 64), label: 'final' };
+const cellRainFromFile = cellRain.map((one) => ({ ...one, files: [CHIRPS_FILE] }));
 
 const evaluate = (drought: readonly IndexObservation[], flood = fieldRain): EvaluatePolicy => ({
   actor: insurer,
@@ -104,7 +107,7 @@ describe('a policy whose drought reads a grid source', () => {
   it('evaluates each peril from its own readings only, and records where they came from', () =>
     spec
       .given([gridPolicyIssued])
-      .when(evaluate(cellRain))
+      .when(evaluate(cellRainFromFile))
       .thenEvents([
         {
           type: 'TriggerEvaluated',
@@ -126,6 +129,8 @@ describe('a policy whose drought reads a grid source', () => {
               readings_to: '2026-04-10',
               readings_used: 10,
               digest: digestOf(cellLines),
+              files: [{ ...CHIRPS_FILE, values: 10 }],
+              origin_digest: digestOf(cellLines.map((line) => `${line},final,${CHIRPS_FILE.sha256}`)),
             },
             threshold: 20,
             comparison: 'lte',
@@ -153,6 +158,8 @@ describe('a policy whose drought reads a grid source', () => {
               readings_to: '2026-04-10',
               readings_used: 10,
               digest: digestOf(fieldRain.map(({ date }) => `${date},5,1`)),
+              files: [],
+              origin_digest: digestOf(fieldRain.map(({ date }) => `${date},5,1,,`)),
             },
           }),
         },
@@ -246,6 +253,8 @@ describe('a policy issued before sources (PolicyIssued without data_sources)', (
               readings_to: '2026-04-10',
               readings_used: 1,
               digest: digestOf(['2026-04-03,32.5,1']),
+              files: [],
+              origin_digest: digestOf(['2026-04-03,32.5,1,,']),
             },
           }),
         },

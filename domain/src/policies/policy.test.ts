@@ -236,6 +236,9 @@ describe('evaluating a policy', () => {
           readings_used: 1,
           // Recomputed here from the one line the auditor would read back: date,value,revision.
           digest: `sha256:${createHash('sha256').update('2026-04-03,32.5,1\n').digest('hex')}`,
+          // The same line with the value's label and file, both empty: it was posted, not ingested.
+          files: [],
+          origin_digest: `sha256:${createHash('sha256').update('2026-04-03,32.5,1,,\n').digest('hex')}`,
         },
         threshold: 25,
         comparison: 'gte',

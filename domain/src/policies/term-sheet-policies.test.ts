@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar/calendar-date';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
 import { ownFieldDataSources } from '../insurance/index-data/peril-data';
+import { readingsUsedOf } from '../insurance/index-data/readings-provenance';
 import type { ProductTerms } from '../insurance/term-sheet/product';
 import { sheetDigest } from '../insurance/term-sheet/sheet-digest';
 import { KHARIF_DEFICIT_SHEET } from '../testing/example-sheets';
@@ -198,6 +199,26 @@ describe('a policy on example B (TERM-SHEETS.md G21): the cover limit over three
 describe('a phase skipped for incomplete data (TERM-SHEETS.md G22)', () => {
   const withoutPhase2End = (kept: (date: string) => boolean) =>
     g21Season().filter((reading) => reading.date < '2026-08-06' || reading.date > '2026-08-10' || kept(reading.date));
+
+  it('records each phase’s files and origin digest from its own range (INDEX-DATA §4)', () => {
+    // June came from a final release; the rest was posted through the readings API.
+    const file = { sha256: 'f'.repeat(64), label: 'final' };
+    const season = g21Season().map((reading) =>
+      reading.date < '2026-07-01' ? { ...reading, files: [file] } : reading,
+    );
+    const { events } = evaluateOn(issued(), '2026-09-30', season, 'e1');
+    const evaluated = events.find((event) => event.type === 'TriggerEvaluated');
+    const phases = evaluated?.data.phases ?? [];
+    expect(phases).toHaveLength(3);
+    for (const phase of phases) {
+      const used = readingsUsedOf('', season, phase.readings_from!, phase.readings_to!);
+      expect(phase).toMatchObject({ digest: used.digest, files: used.files, origin_digest: used.origin_digest });
+    }
+    expect(phases[0]?.files).toEqual([{ ...file, values: 30 }]);
+    expect(phases[2]?.files).toEqual([]);
+    // The history's phases leave provenance in the event.
+    expect(evaluationResult(issued(), events).events[0]?.phases?.[0]).not.toHaveProperty('files');
+  });
 
   it('as of 08-10, phase 2 read on 36 of 41 days is skipped; the cover shows phase 1 and pays nothing more', () => {
     const first = evaluateOn(issued(), '2026-06-30', g21Season(), 'e1');

@@ -49,11 +49,10 @@ const statusOf = (peril: string, statuses: ReturnType<typeof liveTriggerStatus>)
 describe('the live trigger status of a policy', () => {
   it('is the aggregate so far over [term start, today] under the frozen terms, for every peril', () => {
     const rain = daily('2026-04-01', [10, 0, 60, 80, 20, 5]);
-    const statuses = liveTriggerStatus(
-      policy,
-      { drought: rain, flood: rain, storm: daily('2026-04-02', [12, 31.5]) },
-      '2026-04-06',
-    );
+    // The wind came from a station network's file: the status names it, as provenance would.
+    const windFile = { sha256: 'e'.repeat(64), label: 'final' };
+    const wind = daily('2026-04-02', [12, 31.5]).map((one) => ({ ...one, files: [windFile] }));
+    const statuses = liveTriggerStatus(policy, { drought: rain, flood: rain, storm: wind }, '2026-04-06');
     expect(statuses).toEqual([
       {
         peril: 'drought',
@@ -64,6 +63,7 @@ describe('the live trigger status of a policy', () => {
         data_available: true,
         coverage: { days_with_reading: 6, days_in_window: 6 },
         data_source: ownField('rainfall_mm'),
+        files: [],
       },
       {
         peril: 'flood',
@@ -74,6 +74,7 @@ describe('the live trigger status of a policy', () => {
         data_available: true,
         coverage: { days_with_reading: 6, days_in_window: 6 },
         data_source: ownField('rainfall_mm'),
+        files: [],
       },
       {
         peril: 'vegetation_stress',
@@ -94,6 +95,7 @@ describe('the live trigger status of a policy', () => {
         data_available: true,
         coverage: { days_with_reading: 2, days_in_window: 6 },
         data_source: ownField('wind_speed_ms'),
+        files: [{ ...windFile, values: 2 }],
       },
     ]);
   });

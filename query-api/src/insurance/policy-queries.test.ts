@@ -299,6 +299,8 @@ describe('insurance queries', () => {
             coverage: { days_with_reading: 2, days_in_window: 8 },
             // The data frozen at issue: the insurer's own readings of the field.
             data_source: { source_id: OWN_FIELD, kind: 'field', index: 'rainfall_mm', location: 'farm-1/north' },
+            // Posted one by one through the readings API, not ingested from a file.
+            files: [],
           },
           {
             peril: 'storm',
@@ -309,6 +311,7 @@ describe('insurance queries', () => {
             data_available: true,
             coverage: { days_with_reading: 1, days_in_window: 8 },
             data_source: { source_id: OWN_FIELD, kind: 'field', index: 'wind_speed_ms', location: 'farm-1/north' },
+            files: [],
           },
         ],
       });

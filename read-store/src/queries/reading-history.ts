@@ -8,6 +8,7 @@ import {
 } from '@cropcover/domain';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
+import { readingFilesOfRows } from './reading-files';
 
 const seriesOf = (data: PerilDataSource): string => JSON.stringify([data.source_id, data.location, data.index]);
 
@@ -20,19 +21,19 @@ interface SeriesQuery {
 }
 
 // One query per series, a range of the primary key already in date order. One row carries its dates,
-// values and revisions as comma-joined texts: pricing reads 30 years of daily readings (~33,000 rows),
-// and building a row object per reading cost ~10x the query. The aggregates read the ordered subquery as
-// it comes instead of sorting it again (three `order by` sorts took half the time); they see the rows in
-// one same order, so date, value and revision stay aligned whatever it is, and the domain sorts a list
-// that is out of order. double precision prints the shortest text that reads back to the same number, so
-// values round-trip.
+// values, revisions and origins (label, file) as comma-joined texts: pricing reads 30 years of daily
+// readings (~33,000 rows), and building a row object per reading cost ~10x the query. The aggregates read
+// the ordered subquery as it comes instead of sorting it again (three `order by` sorts took half the
+// time); they see the rows in one same order, so the columns stay aligned whatever it is, and the domain
+// sorts a list that is out of order. double precision prints the shortest text that reads back to the
+// same number, so values round-trip. Labels hold no comma (`IndexFileQuery`), hex digests none either.
 const loadSeries = async (db: Kysely<ReadModels>, series: SeriesQuery): Promise<IndexObservation[]> => {
   const { from, to } = series;
   const row = await db
     .selectFrom((eb) =>
       eb
         .selectFrom('index_readings')
-        .select(['date', 'value', 'revision'])
+        .select(['date', 'value', 'revision', 'label', 'file_sha256'])
         .where('source_id', '=', series.sourceId)
         .where('location', '=', series.location)
         .where('index', '=', series.index)
@@ -45,12 +46,21 @@ const loadSeries = async (db: Kysely<ReadModels>, series: SeriesQuery): Promise<
       sql<string | null>`string_agg(to_char(date, 'YYYY-MM-DD'), ',')`.as('dates'),
       sql<string | null>`string_agg(value::text, ',')`.as('values'),
       sql<string | null>`string_agg(revision::text, ',')`.as('revisions'),
+      sql<string | null>`string_agg(coalesce(file_sha256, ''), ',')`.as('files'),
+      sql<string | null>`string_agg(coalesce(label, ''), ',')`.as('labels'),
     ])
     .executeTakeFirstOrThrow();
   if (row.dates === null || row.values === null || row.revisions === null) return [];
   const values = row.values.split(',');
   const revisions = row.revisions.split(',');
-  return row.dates.split(',').map((date, at) => ({ date, value: Number(values[at]), revision: Number(revisions[at]) }));
+  const sha256s = row.files!.split(',');
+  const labels = row.labels!.split(',');
+  const filesOf = readingFilesOfRows();
+  return row.dates.split(',').map((date, at) => {
+    const reading = { date, value: Number(values[at]), revision: Number(revisions[at]) };
+    const files = filesOf(sha256s[at]!, labels[at]!);
+    return files === undefined ? reading : { ...reading, files };
+  });
 };
 
 /** A location's series: its own, or, for a sampled one (bilinear, unit mean), the series its cells give

@@ -1,6 +1,7 @@
 import type { IndexObservation } from '@cropcover/domain';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
+import { readingFilesOfRows } from './reading-files';
 
 export interface SeriesQuery {
   readonly sourceId: string;
@@ -12,28 +13,41 @@ export interface SeriesQuery {
   readonly asOf?: Date;
 }
 
-/** One series' readings of [from, to] in date order: the current ones, or those current at `asOf` — a
- *  reading recorded by then and not yet replaced, else the revision it replaced that was. */
+interface ReadingRow {
+  readonly date: string;
+  readonly value: number;
+  readonly revision: number;
+  readonly label: string | null;
+  readonly file_sha256: string | null;
+}
+
+/** One series' readings of [from, to] in date order, each with the file it came from (INDEX-DATA §4): the
+ *  current ones, or those current at `asOf` — a reading recorded by then and not yet replaced, else the
+ *  revision it replaced that was. */
 export const loadSeriesReadings = async (
   db: Kysely<ReadModels>,
   { sourceId, location, index, from, to, asOf }: SeriesQuery,
 ): Promise<IndexObservation[]> => {
   const current = sql`
-    select to_char("date", 'YYYY-MM-DD') as "date", "value", revision from index_readings
+    select to_char("date", 'YYYY-MM-DD') as "date", "value", revision, label, file_sha256 from index_readings
     where source_id = ${sourceId} and location = ${location} and "index" = ${index}
       and "date" between ${from} and ${to}`;
   const query =
     asOf === undefined
-      ? sql<IndexObservation>`${current} order by "date"`
-      : sql<IndexObservation>`
+      ? sql<ReadingRow>`${current} order by "date"`
+      : sql<ReadingRow>`
           ${current} and recorded_at <= ${asOf}
           union all
-          select to_char("date", 'YYYY-MM-DD'), "value", revision from index_reading_revisions
+          select to_char("date", 'YYYY-MM-DD'), "value", revision, label, file_sha256 from index_reading_revisions
           where source_id = ${sourceId} and location = ${location} and "index" = ${index}
             and "date" between ${from} and ${to} and recorded_at <= ${asOf} and replaced_at > ${asOf}
           order by "date"`;
   const { rows } = await query.execute(db);
-  return rows;
+  const filesOf = readingFilesOfRows();
+  return rows.map(({ date, value, revision, label, file_sha256 }) => {
+    const files = filesOf(file_sha256, label);
+    return files === undefined ? { date, value, revision } : { date, value, revision, files };
+  });
 };
 
 /** Series of [from, to] to read in one query. */

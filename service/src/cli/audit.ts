@@ -4,8 +4,9 @@ import { verifyAuditBundleFiles } from '../audit-bundle/verify-audit-bundle-file
 
 // `npm run audit -- <policy_id>`: prints each event of the policy's stream —
 // revision, type, when and by whom — and the policy's state after it, replayed through the domain.
-// Then it recomputes the digest of the readings each evaluation recorded, from today's readings and from
-// the readings as they stood then (the revisions kept), and says whether each still matches.
+// Then it recomputes the digests of the readings each evaluation recorded (with each value's label and
+// file, when it recorded them), from today's readings and from the readings as they stood then (the
+// revisions kept), says whether each still matches, and names the kept files the values came from.
 // The replay reads the log, not the read models. Without DATABASE_URL it uses the embedded PostgreSQL under
 // DATA_DIR (stop the all-in-one service first: one data directory serves one server).
 //
@@ -134,13 +135,17 @@ const replay = async (policyId: string): Promise<void> => {
       process.stdout.write(`  state after: ${JSON.stringify(step.state)}\n`);
     }
     for (const check of await checkEvaluationDigests(db, events)) {
-      const { source_id, location, readings_from, readings_to, readings_used } = check.provenance;
+      const { source_id, location, readings_from, readings_to, readings_used, files } = check.provenance;
       const verdict = check.matchesCurrent
         ? 'matches the readings'
         : `MISMATCH: the readings changed since; as they stood then they ${check.matchesAsEvaluated ? 'still' : 'do NOT'} reproduce it`;
       process.stdout.write(
         `digest #${check.revision} ${check.peril} (${readings_used} readings of ${source_id} at ${location}, ${readings_from}..${readings_to}): ${verdict}\n`,
       );
+      // The kept files an auditor reads the values again from (DATA_DIR/index-files/<sha256>).
+      for (const file of files ?? []) {
+        process.stdout.write(`  file ${file.sha256} (${file.label ?? 'unlabelled'}): ${file.values} values\n`);
+      }
     }
   });
 };

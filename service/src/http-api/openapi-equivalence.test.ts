@@ -110,6 +110,8 @@ describe('the OpenAPI document built from the route declarations', () => {
         'components.schemas.IndexSourceRegisterRequest differs',
         // A peril's data freezes how a bilinear point or a unit mean reads its cells (INDEX-DATA.md §1).
         'components.schemas.PerilDataSource differs',
+        // Each trigger names the files behind the values of its index today (INDEX-DATA.md §4).
+        'components.schemas.TriggerStatus differs',
         'get /farms/{farm_id}: summary differs',
         // An erased farmer's profile cannot change again (SPEC §6 erasure).
         'put /farms/farmers/me: 422 added',

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,7 @@ describe('a field on a bilinear grid source', () => {
     });
 
     // The 5-day rain the flood cover sums is the sum of each day's bilinear value, each rounded to 6 decimals.
+    const dayValues = DAYS.map((_, at) => Math.round(gdalBilinear(tif, at + 1) * 1e6) / 1e6);
     const expected = DAYS.reduce((sum, _, at) => sum + Math.round(gdalBilinear(tif, at + 1) * 1e6), 0) / 1e6;
     const evaluated = await api.post(`/insurance/policies/${issued.body.policy_id}/evaluate`, insurer, {});
     expect(evaluated.status).toBe(200);
@@ -138,5 +140,16 @@ describe('a field on a bilinear grid source', () => {
       sampling: { method: 'bilinear' },
       readings_used: 5,
     });
+
+    // INDEX-DATA §4: the file every value came from, by the SHA-256 of its bytes, and each value's line
+    // (its four cells' revisions summed, the release, the file) in a digest an auditor recomputes from it.
+    const fileSha256 = createHash('sha256').update(readFileSync(tif)).digest('hex');
+    expect(((await ingested.json()) as { sha256: string }).sha256).toBe(fileSha256);
+    expect(trigger.data.provenance.files).toEqual([{ sha256: fileSha256, label: 'final', values: 5 }]);
+    const lines = dates.map((date, at) => `${date},${dayValues[at]},4,final,${fileSha256}\n`).join('');
+    expect(trigger.data.provenance.origin_digest).toBe(`sha256:${createHash('sha256').update(lines).digest('hex')}`);
+    // The policy view, which the console's policy page reads, names the same file under the cover.
+    const policy = await api.get(`/insurance/policies/${issued.body.policy_id}`, insurer);
+    expect(policy.body.triggers[0].files).toEqual([{ sha256: fileSha256, label: 'final', values: 5 }]);
   }, 120_000);
 });

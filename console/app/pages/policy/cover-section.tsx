@@ -1,4 +1,5 @@
 import type {
+  ReadingsFile,
   TriggerCourse,
   TriggerCoursePhase,
   TriggerEvaluationHistoryItem,
@@ -53,6 +54,18 @@ export const CoverSection = ({
           {source.source_id} ({source.kind}) at {source.location}
           {source.distance_km !== undefined && `, ${source.distance_km} km away`}
         </dd>
+        <dt>Data product</dt>
+        <dd data-product={source.product?.name ?? ''}>
+          {source.product
+            ? `${source.product.name}${source.product.version ? ` ${source.product.version}` : ''}`
+            : 'not named'}
+          {source.unit && `, in ${source.unit}`}
+          {source.cadence && source.cadence !== 'daily' && `, ${source.cadence.replaceAll('_', '-')} values`}
+        </dd>
+        <dt>Files behind the values</dt>
+        <dd data-files={course.peril}>
+          <DataFiles files={trigger?.files} />
+        </dd>
         <dt>Coverage</dt>
         <dd>
           {trigger?.coverage
@@ -71,6 +84,24 @@ export const CoverSection = ({
     </section>
   );
 };
+
+/** The files the values of today's aggregate came from, each by its SHA-256 (the name an auditor finds
+ *  it under among the kept files) and release. */
+const DataFiles = ({ files }: { files: readonly ReadingsFile[] | undefined }) =>
+  files === undefined ? (
+    <>no values read yet</>
+  ) : files.length === 0 ? (
+    <>none: every value was posted through the readings API</>
+  ) : (
+    <ul class="data-files">
+      {files.map((file) => (
+        <li key={`${file.sha256} ${file.label ?? ''}`} data-file-sha256={file.sha256}>
+          <code>sha256:{file.sha256}</code> ({file.label ?? 'unlabelled'}), {file.values}{' '}
+          {file.values === 1 ? 'value' : 'values'}
+        </li>
+      ))}
+    </ul>
+  );
 
 const PhaseList = ({ peril, phases }: { peril: string; phases: readonly TriggerCoursePhase[] }) => (
   <ol class="phases" data-phases={peril}>

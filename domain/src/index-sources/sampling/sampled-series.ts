@@ -1,4 +1,4 @@
-import type { IndexObservation } from '../../insurance/index-data/index-observation';
+import type { IndexObservation, ReadingFile } from '../../insurance/index-data/index-observation';
 import { decimalOfMillionths, divideRounded, scaleRounded } from '../../insurance/money/decimal';
 import type { SampledCells } from './sampled-cells';
 
@@ -12,7 +12,8 @@ const BILLIONTHS_PER_MILLIONTH = 1000n;
  * the cells' values over the denominator, rounded once to 6 decimals half up. A date on which a cell of
  * non-zero weight has no reading has none either — a missing neighbour is missing, never 0. The revision
  * is the sum of the cells' revisions: it grows whenever any value used is replaced, so an evaluation's
- * digest still proves which revisions it read.
+ * digest still proves which revisions it read. Its files are its cells' distinct files, by sha256 (then
+ * label), so the provenance names every file an auditor reads the value again from.
  */
 export const sampledSeries = (
   sampled: SampledCells,
@@ -29,13 +30,21 @@ export const sampledSeries = (
   return dates.flatMap((date) => {
     let sum = 0n;
     let revision = 0;
+    // Made only for a value with files: pricing reads decades of values without them.
+    let files: Map<string, ReadingFile> | undefined;
     for (const { weight, byDate } of byCell) {
       const reading = byDate.get(date);
       if (reading === undefined) return [];
       sum += weight * scaleRounded(reading.value, PLACES);
       revision += reading.revision;
+      if (reading.files === undefined) continue;
+      files ??= new Map();
+      for (const file of reading.files) files.set(`${file.sha256},${file.label ?? ''}`, file);
     }
     const millionths = divideRounded(sum, sampled.denominator * BILLIONTHS_PER_MILLIONTH);
-    return [{ date, value: decimalOfMillionths(millionths), revision }];
+    const value = decimalOfMillionths(millionths);
+    if (files === undefined) return [{ date, value, revision }];
+    const ordered = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, file]) => file);
+    return [{ date, value, revision, files: ordered }];
   });
 };

@@ -71,6 +71,20 @@ describe('a bilinear reading', () => {
   it('sums the revisions of the values it used', () => {
     expect(sampledSeries(at, series(four(1, 2, 3, 4, 3)))[0]?.revision).toBe(6);
   });
+
+  it('names each distinct file its cells came from, by sha256, and none when every cell was posted', () => {
+    const prelim = { sha256: 'b'.repeat(64), label: 'prelim' };
+    const final = { sha256: 'a'.repeat(64), label: 'final' };
+    const cells = four(1, 2, 3, 4);
+    const fromFiles = {
+      '-1.5,30.25': [{ ...on('2024-03-01', 1, 2), files: [final] }],
+      '-1.5,30.5': [{ ...on('2024-03-01', 2), files: [prelim] }],
+      '-1.25,30.25': [{ ...on('2024-03-01', 3), files: [prelim] }],
+      '-1.25,30.5': cells['-1.25,30.5'],
+    };
+    expect(sampledSeries(at, series(fromFiles))[0]?.files).toEqual([final, prelim]);
+    expect(sampledSeries(at, series(cells))[0]).not.toHaveProperty('files');
+  });
 });
 
 describe('a unit mean from grid cells', () => {

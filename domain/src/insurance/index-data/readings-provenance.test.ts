@@ -6,7 +6,7 @@ import { evaluateCover } from '../term-sheet/evaluate-cover';
 import { coverOf } from '../term-sheet/product';
 import { dayValuesIn } from './day-values';
 import type { IndexObservation } from './index-observation';
-import { readingsDigest, readingsUsedOf, sourceProvenance } from './readings-provenance';
+import { originDigest, readingsDigest, readingsUsedOf, sourceProvenance } from './readings-provenance';
 
 // SPEC §7 Provenance: an evaluation records exactly which readings its index read, so an auditor can
 // recompute the digest from (date, value, revision) without trusting today's table.
@@ -64,6 +64,8 @@ describe('the provenance of an evaluation', () => {
       readings_to: '2026-05-30',
       readings_used: 30,
       digest: sha256(mayLines),
+      files: [],
+      origin_digest: sha256(may.map(({ date, value }) => `${date},${value},1,,\n`).join('')),
     });
     expect(readingsUsedOf('default@1#vegetation_stress', may, from, to)).toEqual(used);
   });
@@ -78,6 +80,8 @@ describe('the provenance of an evaluation', () => {
       readings_to: '2026-04-04',
       readings_used: 4,
       digest: sha256('2026-04-01,0,1\n2026-04-02,1.5,1\n2026-04-03,0.25,1\n2026-04-04,12,1\n'),
+      files: [],
+      origin_digest: sha256('2026-04-01,0,1,,\n2026-04-02,1.5,1,,\n2026-04-03,0.25,1,,\n2026-04-04,12,1,,\n'),
     });
   });
 
@@ -120,5 +124,84 @@ describe('the source an evaluation read, in its provenance', () => {
     });
     const { climatology: _none, ...plain } = source;
     expect(sourceProvenance(plain)).toEqual(plain);
+  });
+});
+
+// INDEX-DATA §4: the release label and file SHA-256 of every value used, so an auditor reads each value
+// again from the kept file. `digest` stays what it always was, so every evaluation recorded before still
+// verifies; `origin_digest` adds where each value came from.
+describe('where the values an evaluation used came from', () => {
+  const PRELIM = { sha256: 'a'.repeat(64), label: 'prelim' };
+  const FINAL = { sha256: 'b'.repeat(64), label: 'final' };
+  const UNLABELLED = { sha256: 'c'.repeat(64), label: null };
+  const fromFile = (date: string, value: number, file: { sha256: string; label: string | null }, revision = 1) => ({
+    ...reading(date, value, revision),
+    files: [file],
+  });
+
+  it('names each file once, with how many values it gave, earliest first, and posted values with none', () => {
+    const readings = [
+      fromFile('2026-04-01', 1.5, PRELIM),
+      reading('2026-04-02', 2),
+      fromFile('2026-04-03', 0.25, FINAL, 2),
+      fromFile('2026-04-04', 12, PRELIM),
+      fromFile('2026-04-05', 3, UNLABELLED),
+    ];
+    const used = readingsUsedOf('default@1#drought', readings, '2026-04-01', '2026-04-05');
+    expect(used.files).toEqual([
+      { sha256: PRELIM.sha256, label: 'prelim', values: 2 },
+      { sha256: FINAL.sha256, label: 'final', values: 1 },
+      { sha256: UNLABELLED.sha256, label: null, values: 1 },
+    ]);
+    expect(used.origin_digest).toBe(
+      sha256(
+        `2026-04-01,1.5,1,prelim,${PRELIM.sha256}\n2026-04-02,2,1,,\n2026-04-03,0.25,2,final,${FINAL.sha256}\n` +
+          `2026-04-04,12,1,prelim,${PRELIM.sha256}\n2026-04-05,3,1,,${UNLABELLED.sha256}\n`,
+      ),
+    );
+    // The digest of (date, value, revision) is the one every earlier evaluation recorded.
+    expect(used.digest).toBe(readingsDigest(readings));
+    expect(used.digest).toBe(
+      sha256('2026-04-01,1.5,1\n2026-04-02,2,1\n2026-04-03,0.25,2\n2026-04-04,12,1\n2026-04-05,3,1\n'),
+    );
+  });
+
+  it('moves when a final release replaces a preliminary value, and when the same value is posted instead', () => {
+    const prelim = [fromFile('2026-04-01', 4, PRELIM), fromFile('2026-04-02', 5.5, PRELIM)];
+    const final = [fromFile('2026-04-01', 4, PRELIM), fromFile('2026-04-02', 5.75, FINAL, 2)];
+    const posted = [fromFile('2026-04-01', 4, PRELIM), reading('2026-04-02', 5.5)];
+    expect(originDigest(final)).not.toBe(originDigest(prelim));
+    expect(readingsUsedOf('default@1#drought', final, '2026-04-01', '2026-04-02').files).toEqual([
+      { sha256: PRELIM.sha256, label: 'prelim', values: 1 },
+      { sha256: FINAL.sha256, label: 'final', values: 1 },
+    ]);
+    // Same dates, values and revisions: only where the value came from tells them apart.
+    expect(readingsDigest(posted)).toBe(readingsDigest(prelim));
+    expect(originDigest(posted)).not.toBe(originDigest(prelim));
+  });
+
+  it('gives the digests of the example in docs/audit-bundle.md', () => {
+    const example = [
+      { ...reading('2024-03-01', 5.5), files: [{ sha256: 'a'.repeat(64), label: 'prelim' }] },
+      { ...reading('2024-03-02', 3.5, 2), files: [{ sha256: 'b'.repeat(64), label: 'final' }] },
+      reading('2024-03-03', 0),
+    ];
+    expect(readingsUsedOf('default@1#drought', example, '2024-03-01', '2024-03-03')).toMatchObject({
+      digest: 'sha256:a2eb1f0c7349918b3fbf25369dd0be67f7973129d5b9d2002f96841137561164',
+      origin_digest: 'sha256:e4694363fac92af280f824c51f31bb03f1ddbc94273994632cd16adcba8478b5',
+      files: [
+        { sha256: 'a'.repeat(64), label: 'prelim', values: 1 },
+        { sha256: 'b'.repeat(64), label: 'final', values: 1 },
+      ],
+    });
+  });
+
+  it('lists every file a sampled value’s cells came from, by sha256, labels and digests aligned', () => {
+    const sampled = [{ ...reading('2026-04-01', 7.25, 3), files: [PRELIM, FINAL] }];
+    expect(originDigest(sampled)).toBe(sha256(`2026-04-01,7.25,3,prelim;final,${PRELIM.sha256};${FINAL.sha256}\n`));
+    expect(readingsUsedOf('default@1#flood', sampled, '2026-04-01', '2026-04-01').files).toEqual([
+      { sha256: PRELIM.sha256, label: 'prelim', values: 1 },
+      { sha256: FINAL.sha256, label: 'final', values: 1 },
+    ]);
   });
 });

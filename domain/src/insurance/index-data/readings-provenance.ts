@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PerilDataSource, ReadingsProvenance } from '@cropcover/contracts';
+import type { PerilDataSource, ReadingsFile, ReadingsProvenance } from '@cropcover/contracts';
 import type { IndexObservation } from './index-observation';
 
 /** The readings of [from, to], one per date (a later duplicate wins, as the upsert does), in date order. */
@@ -33,11 +33,41 @@ export const sourceProvenance = ({
     : { climatology: { name: climatology.name, version: climatology.version, digest: climatology.digest } }),
 });
 
+/** `sha256:` + hex over `date,value,revision,label,file_sha256\n` per reading in date order (INDEX-DATA
+ *  §4): `readingsDigest`'s line with where the value came from, label and SHA-256 each empty for a value
+ *  posted through the readings API, and `;`-joined, in the same order, for a sampled value whose cells
+ *  came from several files. Labels are letters, digits, `_`, `.` and `-`, so the line reads back. */
+export const originDigest = (readings: readonly IndexObservation[]): string => {
+  const hash = createHash('sha256');
+  for (const { date, value, revision, files = [] } of readings) {
+    const labels = files.map((file) => file.label ?? '').join(';');
+    const sha256s = files.map((file) => file.sha256).join(';');
+    hash.update(`${date},${String(value)},${revision},${labels},${sha256s}\n`);
+  }
+  return `sha256:${hash.digest('hex')}`;
+};
+
+/** The distinct files behind the readings (by SHA-256 and label), each with how many of them it gave, in
+ *  the order of the first reading each gave (readings in date order: the earliest file first). */
+export const readingsFilesOf = (readings: readonly IndexObservation[]): ReadingsFile[] => {
+  const files = new Map<string, ReadingsFile>();
+  for (const reading of readings) {
+    for (const { sha256, label } of reading.files ?? []) {
+      const key = `${sha256},${label ?? ''}`;
+      const known = files.get(key);
+      if (known === undefined) files.set(key, { sha256, label, values: 1 });
+      else known.values += 1;
+    }
+  }
+  return [...files.values()];
+};
+
 /** What an evaluation read of a list of readings, whichever source the list came from. */
 export type ReadingsUsed = Omit<ReadingsProvenance, keyof PerilDataSource>;
 
-/** The readings of [from, to] an evaluation read, counted and digested; `aggregate` names what read them
- *  (`<product>@<version>#<peril>`). */
+/** The readings of [from, to] an evaluation read, counted and digested, and the files they came from;
+ *  `aggregate` names what read them (`<product>@<version>#<peril>`). The one maker of provenance: live
+ *  evaluation, backtests, the audit's replay and the policy view all read it from here. */
 export const readingsUsedOf = (
   aggregate: string,
   readings: readonly IndexObservation[],
@@ -45,5 +75,13 @@ export const readingsUsedOf = (
   to: string,
 ): ReadingsUsed => {
   const used = readingsIn(readings, from, to);
-  return { aggregate, readings_from: from, readings_to: to, readings_used: used.length, digest: readingsDigest(used) };
+  return {
+    aggregate,
+    readings_from: from,
+    readings_to: to,
+    readings_used: used.length,
+    digest: readingsDigest(used),
+    files: readingsFilesOf(used),
+    origin_digest: originDigest(used),
+  };
 };
