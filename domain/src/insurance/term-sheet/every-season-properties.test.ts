@@ -1,13 +1,22 @@
-import type { TermSheet } from '@cropcover/contracts';
+import type {
+  Blocks,
+  ClimatologyPeriod,
+  FrozenClimatology,
+  Peril,
+  PolicyDataSources,
+  TermSheet,
+} from '@cropcover/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain-error';
+import { periodsOfYear } from '../../index-sources/climatologies/climatology-periods';
 import { anySeasonSheetArbitrary, readingsFrom } from '../../testing/any-season-sheet-arbitraries';
 import { addDays, dayNumber } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import { dayValuesIn } from '../index-data/day-values';
 import { seasonLossPpm } from '../pricing/burning-cost';
 import { rateCover } from '../pricing/pricing';
+import { checkClimatologyBlocks } from './climatology-blocks';
 import { evaluateCover } from './evaluate-cover';
 import { validateTermSheet, windowErrors } from './validate';
 import { seasonStartingIn, seasonsBackOf } from './windows';
@@ -24,26 +33,85 @@ const LAST_YEAR = 2100;
 const quoteRefusals = (sheet: TermSheet, term: CoverTerm) =>
   windowErrors(sheet, term).filter((found) => found.code !== 'aggregate_invalid');
 
+/** The climatology each peril's blocks read, as a policy would have frozen it. */
+type Climatologies = Partial<Record<Peril, FrozenClimatology>>;
+
+/** A climatology of the kind the blocks are cut in, with a normal and a deviation above 0 for every period. */
+const climatologyFor = (blocks: Blocks): FrozenClimatology => {
+  const by = blocks.by;
+  const period: ClimatologyPeriod =
+    typeof by === 'string' ? by : 'days' in by ? { days: by.days } : by.months === 1 ? 'month' : 'dekad';
+  return {
+    name: 'drawn',
+    version: 1,
+    digest: 'sha256:drawn',
+    period,
+    stat: blocks.stat ?? 'sum',
+    normals: periodsOfYear(period, 2001).map(({ period: at }) => ({
+      period: at,
+      starts: '01-01',
+      n: 30,
+      mean: 10 + at,
+      sd: 1 + at / 10,
+      percentiles: null,
+    })),
+  };
+};
+
+/** The sheet with every listed normal read instead from a climatology (TERM-SHEETS.md §5), and those. */
+const readAgainstClimatologies = (sheet: TermSheet): { sheet: TermSheet; climatologies: Climatologies } => {
+  const climatologies: Climatologies = {};
+  const covers = sheet.covers.map((cover) => ({
+    ...cover,
+    phases: cover.phases.map((phase) => {
+      const blocks = phase.blocks;
+      if (blocks?.vs_normal === undefined) return phase;
+      climatologies[cover.peril] ??= climatologyFor(blocks);
+      return {
+        ...phase,
+        blocks: { ...blocks, vs_normal: { as: blocks.vs_normal.as, climatology: { name: 'drawn' } } },
+      };
+    }),
+  }));
+  return { sheet: { ...sheet, schema: 'cropcover.term-sheet/2', covers }, climatologies };
+};
+
+/** Whether quote and issue would sell the covers on `term` against those climatologies: a refusal
+ *  (`climatology_period`, …) is an answer, anything else thrown is not. */
+const sellsAgainst = (sheet: TermSheet, term: CoverTerm, climatologies: Climatologies): boolean => {
+  try {
+    for (const cover of sheet.covers) {
+      const climatology = climatologies[cover.peril];
+      if (climatology !== undefined) checkClimatologyBlocks(cover, term, climatology, 'drawn');
+    }
+    return true;
+  } catch (refused) {
+    if (!(refused instanceof DomainError)) throw refused;
+    return false;
+  }
+};
+
 /** Every cover evaluated on a season as a live evaluation, a backtest and the burning cost would. */
-const evaluateOn = (sheet: TermSheet, season: CoverTerm, seed: number): void => {
+const evaluateOn = (sheet: TermSheet, season: CoverTerm, seed: number, climatologies: Climatologies = {}): void => {
   for (const cover of sheet.covers) {
     const observed = readingsFrom(cover.reading, addDays(season.start, -5), addDays(season.end, 5), seed);
     const readings = dayValuesIn(observed, season.start, season.end);
-    const spec = { cover, amounts: sheet.amounts, term: season, readings };
+    const climatology = climatologies[cover.peril];
+    const spec = { cover, amounts: sheet.amounts, term: season, readings, climatology };
     const middle = addDays(season.start, Math.floor((dayNumber(season.end) - dayNumber(season.start)) / 2));
     for (const asOf of [season.start, middle, season.end, addDays(season.end, 40)]) evaluateCover(spec, asOf);
-    seasonLossPpm(cover, sheet.amounts, {
-      season,
-      startDay: dayNumber(season.start),
-      endDay: dayNumber(season.end),
-      readings,
-    });
+    seasonLossPpm(
+      cover,
+      sheet.amounts,
+      { season, startDay: dayNumber(season.start), endDay: dayNumber(season.end), readings },
+      climatology,
+    );
   }
 };
 
 /** The burning cost of the covers on `term` over the three seasons before it; a refusal (`uninsurable`)
  *  is an answer, anything else thrown is not. */
-const priceOn = (sheet: TermSheet, term: CoverTerm, seed: number): void => {
+const priceOn = (sheet: TermSheet, term: CoverTerm, seed: number, climatologies: Climatologies = {}): void => {
   const perils = sheet.covers.map((cover) => cover.peril);
   const history = Object.fromEntries(
     sheet.covers.map((cover) => [
@@ -51,9 +119,21 @@ const priceOn = (sheet: TermSheet, term: CoverTerm, seed: number): void => {
       readingsFrom(cover.reading, addDays(term.start, -3 * 366 - 10), addDays(term.start, -1), seed),
     ]),
   );
+  const dataSources: PolicyDataSources = Object.fromEntries(
+    sheet.covers.map((cover) => [
+      cover.peril,
+      {
+        source_id: 'drawn',
+        kind: 'grid',
+        index: cover.reading,
+        location: 'drawn',
+        climatology: climatologies[cover.peril],
+      },
+    ]),
+  );
   try {
     rateCover(
-      { perils, hasIrrigation: false, term, today: term.start, history },
+      { perils, hasIrrigation: false, term, today: term.start, history, dataSources },
       { ref: { product_id: 'drawn', version: 1, digest: 'sha256:drawn' }, sheet },
     );
   } catch (refused) {
@@ -68,7 +148,12 @@ describe('a sheet that validates, in every season 1981–2100', () => {
         anySeasonSheetArbitrary,
         fc.uniqueArray(fc.integer({ min: FIRST_YEAR, max: LAST_YEAR }), { minLength: 2, maxLength: 4 }),
         fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-        ({ sheet, term }, years, seed) => {
+        fc.boolean(),
+        ({ sheet: drawn, term }, years, seed, againstClimatologies) => {
+          // Version 2: the same sheet reading its normals from a climatology of its source, half the time.
+          const { sheet, climatologies } = againstClimatologies
+            ? readAgainstClimatologies(drawn)
+            : { sheet: drawn, climatologies: {} };
           fc.pre(validateTermSheet(sheet).length === 0);
           fc.pre(term === undefined || quoteRefusals(sheet, term).length === 0);
           // A fixed season is sold in any year; a seasonless sheet on its term, backtested years back.
@@ -78,12 +163,15 @@ describe('a sheet that validates, in every season 1981–2100', () => {
               : [2028, ...years].map((year) => seasonStartingIn(sheet.season!, year));
           for (const season of sold) {
             expect(quoteRefusals(sheet, season)).toEqual([]);
-            evaluateOn(sheet, season, seed);
-            priceOn(sheet, season, seed);
+            // A season sold against a climatology whose periods its blocks are; other seasons read the
+            // numbers frozen for it, whatever their 29 February does to the blocks.
+            if (!sellsAgainst(sheet, season, climatologies)) continue;
+            evaluateOn(sheet, season, seed, climatologies);
+            priceOn(sheet, season, seed, climatologies);
             const yearsBack = seasonsBackOf(sheet, season);
             for (const year of years) {
               const back = Number(season.start.slice(0, 4)) - year;
-              if (back > 0) evaluateOn(sheet, yearsBack(back), seed);
+              if (back > 0) evaluateOn(sheet, yearsBack(back), seed, climatologies);
             }
           }
         },
