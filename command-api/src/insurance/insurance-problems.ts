@@ -10,7 +10,9 @@ export const COVER_REFUSED = {
     "the sheet's root —, currency_mismatch, product_retired), or the climatology its blocks read against " +
     '(no_climatology: none on the source, or no normal at the location — errors[] names it; ' +
     'climatology_period: a block of the term is no period of it, or it holds the other stat; ' +
-    'normal_not_positive: a percent of normal or a z-score over a normal or deviation of 0)',
+    'normal_not_positive: a percent of normal or a z-score over a normal or deviation of 0), or, for a ' +
+    'product insured per exposure unit, exposure_unit_missing (no exposure_units) or invalid_amount ' +
+    '(sum_insured is not what the exposure units make)',
   codes: [
     'farm_inactive',
     'invalid_perils',
@@ -34,6 +36,7 @@ export const COVER_REFUSED = {
     'no_climatology',
     'climatology_period',
     'normal_not_positive',
+    'exposure_unit_missing',
   ],
 } as const;
 

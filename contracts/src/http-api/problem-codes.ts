@@ -88,6 +88,8 @@ export const PROBLEM_STATUSES = {
   // A sheet's blocks that are no period of the climatology, or a normal a percent or z-score cannot use.
   climatology_period: 422,
   normal_not_positive: 422,
+  // A product insured per exposure unit quoted or issued without its exposure units.
+  exposure_unit_missing: 422,
 
   // Covers: quote and issue
   invalid_term: 422,

@@ -52,6 +52,8 @@ export const PolicyIssued = z
     premium_minor: MinorUnits,
     rate: z.number(),
     pricing: z.array(PerilPremium),
+    /** The exposure units insured, for a product insured per exposure unit (TERM-SHEETS.md §5). */
+    exposure_units: z.number().optional(),
     /** Who pays the premium, when the product's sheet splits it (TERM-SHEETS.md §5). */
     premium_shares: z.array(PayerPremiumMinor).optional(),
     perils: z.array(Peril),

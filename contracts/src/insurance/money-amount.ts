@@ -34,5 +34,13 @@ export const SumInsured = z
   .refine((value) => decimalPlaces(value) <= 4, { message: 'must have at most 4 decimals' })
   .openapi({ example: 25000 });
 
+/** Acres, hectares, livestock units or head a policy insures per exposure unit: at most 6 decimals. */
+export const ExposureUnits = z
+  .number()
+  .positive({ message: 'must be greater than 0' })
+  .max(1_000_000_000, { message: 'must be at most 1000000000' })
+  .refine((value) => decimalPlaces(value) <= 6, { message: 'must have at most 6 decimals' })
+  .openapi({ example: 100 });
+
 export const amountFitsCurrency = (amount: number, currency: string): boolean =>
   decimalPlaces(amount) <= minorUnitExponent(currency);

@@ -5,7 +5,7 @@ import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataCoverage, SkipReason } from './data-coverage';
 import { DataSourceChoice, PerilDataSource } from './index-sources';
-import { SumInsured } from './money-amount';
+import { ExposureUnits, SumInsured } from './money-amount';
 import { PageNumber, PageSize } from './pagination';
 import { Comparison, Peril, PerilList, PolicyEnvironment, PolicyStatus, TriggerIndex } from './peril';
 import { PolicyProduct, ProductChoice } from './products';
@@ -19,6 +19,8 @@ export const PolicyIssueRequest = z
     crop_type: TrimmedText(100).optional(),
     perils: PerilList,
     sum_insured: SumInsured,
+    /** A product insured per exposure unit: how many, as for a quote. */
+    exposure_units: ExposureUnits.optional(),
     currency: CurrencyCode.optional(),
     term_start: CalendarDate,
     term_end: CalendarDate,
@@ -71,6 +73,8 @@ export const Policy = z
     premium: z.number(),
     /** Who pays the premium, when the product's sheet splits it; they add up to `premium`. */
     premium_shares: z.array(PayerPremium).optional(),
+    /** The exposure units insured, for a product insured per exposure unit. */
+    exposure_units: z.number().optional(),
     perils: z.array(Peril),
     /** The product version the policy was issued on; `default` version 0 for a policy issued before
      *  products. */

@@ -3,7 +3,7 @@ import { FieldId } from '../registry/field';
 import { z } from '../zod';
 import { CalendarDate } from './calendar-date';
 import { DataSourceChoice } from './index-sources';
-import { amountFitsCurrency, SumInsured } from './money-amount';
+import { amountFitsCurrency, ExposureUnits, SumInsured } from './money-amount';
 import { Peril, PerilList, PricingMethod } from './peril';
 import { PolicyProduct, ProductChoice } from './products';
 import { PolicyDataSources } from './provenance';
@@ -38,6 +38,9 @@ export const QuoteRequest = z
     field_id: FieldId,
     perils: PerilList,
     sum_insured: SumInsured,
+    /** A product insured per exposure unit (TERM-SHEETS.md §5): how many (acres, head, …), ≤ 6 decimals;
+     *  `sum_insured` is then what they make, exposure units × the sheet's value, rounded once. */
+    exposure_units: ExposureUnits.optional(),
     currency: CurrencyCode.optional(),
     term_start: CalendarDate.optional(),
     term_end: CalendarDate.optional(),
@@ -86,6 +89,8 @@ export const Quote = z
     breakdown: QuoteBreakdown,
     /** Who pays the premium, when the product's sheet splits it; they add up to `premium`. */
     premium_shares: z.array(PayerPremium).optional(),
+    /** The exposure units priced, for a product insured per exposure unit. */
+    exposure_units: z.number().optional(),
     term_start: CalendarDate,
     term_end: CalendarDate,
     /** The data each peril would read: what the burning cost priced on and issue would freeze. */

@@ -196,6 +196,14 @@ export const SheetAmounts = z
       currency: CurrencyCode,
       sum_insured_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
     }),
+    // Version 2: the sum insured is the policy's exposure units × `value_minor` (PRF per acre, IBLI per
+    // livestock unit); the amounts are shares of it.
+    z.strictObject({
+      unit: z.literal('per_exposure_unit'),
+      currency: CurrencyCode,
+      exposure_unit: z.enum(['acre', 'ha', 'livestock_unit', 'head']),
+      value_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    }),
   ])
   .openapi('SheetAmounts');
 export type SheetAmounts = z.infer<typeof SheetAmounts>;
@@ -250,7 +258,9 @@ export const TERM_SHEET_SCHEMA_V2 = 'cropcover.term-sheet/2';
 export const versionTwoFeatures = (sheet: {
   readonly covers: readonly Cover[];
   readonly pricing?: SheetPricing | undefined;
+  readonly amounts?: SheetAmounts;
 }): (string | number)[][] => [
+  ...(sheet.amounts?.unit === 'per_exposure_unit' ? [['amounts', 'unit']] : []),
   ...(['method', 'rate', 'premium_shares', 'share_rounding'] as const).flatMap((field) =>
     sheet.pricing?.[field] === undefined ? [] : [['pricing', field]],
   ),
@@ -317,7 +327,7 @@ export const TermSheet = z
     for (const { path, amount } of sheetAmounts(sheet)) {
       if (sheet.amounts.unit === 'minor' && !Number.isSafeInteger(amount)) {
         context.addIssue({ code: 'custom', path, message: 'must be a whole number of minor units' });
-      } else if (sheet.amounts.unit === 'share' && !hasAtMostDecimals(amount, DECIMAL_PLACES)) {
+      } else if (sheet.amounts.unit !== 'minor' && !hasAtMostDecimals(amount, DECIMAL_PLACES)) {
         context.addIssue({ code: 'custom', path, message: `must have at most ${DECIMAL_PLACES} decimals` });
       }
     }

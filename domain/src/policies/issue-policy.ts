@@ -48,6 +48,7 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
       farm: command.farm,
       perils: request.perils,
       sumInsured: request.sum_insured,
+      exposureUnits: request.exposure_units,
       currency: request.currency,
       term: { start: request.term_start, end: request.term_end },
       today: utcDate(command.now),
@@ -84,6 +85,7 @@ export const issuePolicy = (command: IssuePolicy, state: Policy): PolicyEvent[] 
           seasons_used: price.seasonsUsed,
           credibility: displayedDecimal(price.credibility),
         })),
+        ...(request.exposure_units === undefined ? {} : { exposure_units: request.exposure_units }),
         ...(cover.pricing.payers === undefined
           ? {}
           : {

@@ -45,6 +45,7 @@ export const policyView = (policy: IssuedPolicy, monitoringIntervalDays?: number
     sum_insured: toMajorUnits(issued.sum_insured_minor, issued.currency),
     currency: issued.currency,
     premium: toMajorUnits(issued.premium_minor, issued.currency),
+    ...(issued.exposure_units === undefined ? {} : { exposure_units: issued.exposure_units }),
     ...(issued.premium_shares === undefined
       ? {}
       : {

@@ -235,7 +235,7 @@ export const termSheetArbitrary: fc.Arbitrary<TermSheet> = fc
     rounding: fc.constantFrom('half_up', 'down' as const),
   })
   .chain(({ amounts, perils, rounding }) => {
-    const whole = amounts.unit === 'share' ? 1 : amounts.sum_insured_minor;
+    const whole = amounts.unit === 'minor' ? amounts.sum_insured_minor : 1;
     return fc.tuple(amount(amounts, whole), ...perils.map((peril) => coverOf(amounts, peril, whole))).map(
       ([limit, ...covers]): TermSheet => ({
         schema: 'cropcover.term-sheet/1',

@@ -553,10 +553,11 @@ describe('a Jan–Feb interval in a leap year (issue 32)', () => {
     expect(leapSeason.body).toMatchObject({ term_start: '2028-01-01', term_end: '2028-02-29' });
   });
 
-  it('H6: a published rate split between the farmer and the government, shown on the quote and the policy', async () => {
+  it('H6: 1 acre of PRF at a published rate split between the farmer and the government, on the quote and the policy', async () => {
     const sheet = {
       ...PRF_JAN_FEB_SHEET,
       schema: 'cropcover.term-sheet/2',
+      amounts: { unit: 'per_exposure_unit', currency: 'USD', exposure_unit: 'acre', value_minor: 1_836 },
       pricing: {
         method: 'fixed_rate',
         rate: 0.2252,
@@ -567,16 +568,37 @@ describe('a Jan–Feb interval in a leap year (issue 32)', () => {
       },
     };
     expect((await register('prf-27663', sheet)).status).toBe(201);
+    const field = await fieldOf();
+    const asked = {
+      ...field,
+      perils: ['drought'],
+      sum_insured: 18.36,
+      exposure_units: 1,
+      product: { product_id: 'prf-27663' },
+    };
+    expectProblem(
+      await api.post('/insurance/quote', insurer, { ...asked, exposure_units: undefined }),
+      422,
+      'exposure_unit_missing',
+    );
+    const quote = (await api.post('/insurance/quote', insurer, asked)).body;
+    const issued = await api.post('/insurance/policies', insurer, {
+      ...asked,
+      term_start: quote.term_start,
+      term_end: quote.term_end,
+      product: quote.product,
+    });
+    expect(issued.status).toBe(201);
+    const policy = issued.body;
     // 1 acre at 18.36 USD: gross 4.13, the government 4.13 × 0.51 = 2.1063 → 2.11, the farmer the rest.
-    const { quote, policy } = await issuedOn('prf-27663', ['drought'], 18.36);
     const shares = [
       { payer: 'farmer', share: 0.49, premium: 2.02 },
       { payer: 'government', share: 0.51, premium: 2.11 },
     ];
-    expect(quote).toMatchObject({ premium: 4.13, premium_shares: shares });
+    expect(quote).toMatchObject({ sum_insured: 18.36, exposure_units: 1, premium: 4.13, premium_shares: shares });
     expect(quote.breakdown.drought).toMatchObject({ method: 'fixed_rate', rate: 0.2252, seasons_used: 0 });
     const read = await api.get(`/insurance/policies/${policy.policy_id}`, insurer);
-    expect(read.body).toMatchObject({ premium: 4.13, premium_shares: shares });
+    expect(read.body).toMatchObject({ exposure_units: 1, premium: 4.13, premium_shares: shares });
     const unbalanced = { ...sheet, pricing: { ...sheet.pricing, premium_shares: [{ payer: 'farmer', share: 0.5 }] } };
     const refused = await register('prf-unbalanced', unbalanced);
     expectProblem(refused, 422, 'invalid_term_sheet');

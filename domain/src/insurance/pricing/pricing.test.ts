@@ -376,6 +376,70 @@ describe('quotes', () => {
     expect(quote).toMatchObject({ currency: 'JPY', rate: 0.03, premium: 3000 });
   });
 
+  describe('a product insured per exposure unit (TERM-SHEETS.md §5, H5 and H6)', () => {
+    const perAcre: ProductTerms = {
+      ref: { product_id: 'prf-27663', version: 1, digest: `sha256:${'0'.repeat(64)}` },
+      sheet: {
+        ...DEFAULT_PRODUCT.sheet,
+        schema: 'cropcover.term-sheet/2',
+        season: undefined,
+        amounts: { unit: 'per_exposure_unit', currency: 'USD', exposure_unit: 'acre', value_minor: 1_836 },
+        pricing: {
+          method: 'fixed_rate',
+          rate: 0.2252,
+          premium_shares: [
+            { payer: 'farmer', share: 0.49 },
+            { payer: 'government', share: 0.51 },
+          ],
+        },
+        covers: DEFAULT_PRODUCT.sheet.covers.filter((cover) => cover.peril === 'drought'),
+      },
+    };
+    const quoteFor = (acres: number | undefined, sumInsured: number) =>
+      quoteCover({
+        request: { ...request, perils: ['drought'], sum_insured: sumInsured, exposure_units: acres },
+        farm: insuredFarm,
+        today,
+        dataSources,
+        history: {},
+        product: perAcre,
+      });
+
+    it('H6: 1 acre insures 18.36 USD at 4.13, the government paying 2.11 and the farmer 2.02', () => {
+      expect(quoteFor(1, 18.36)).toMatchObject({
+        sum_insured: 18.36,
+        currency: 'USD',
+        exposure_units: 1,
+        premium: 4.13,
+        premium_shares: [
+          { payer: 'farmer', share: 0.49, premium: 2.02 },
+          { payer: 'government', share: 0.51, premium: 2.11 },
+        ],
+      });
+    });
+
+    it('H5: 100 acres insure 183,600 minor units; 2.5 acres, 45.90', () => {
+      expect(quoteFor(100, 1_836)).toMatchObject({ sum_insured: 1_836 });
+      expect(quoteFor(2.5, 45.9)).toMatchObject({ sum_insured: 45.9 });
+    });
+
+    it('refuses no exposure units, a sum insured they do not make, and exposure units on another product', () => {
+      expect(() => quoteFor(undefined, 18.36)).toThrow(expect.objectContaining({ code: 'exposure_unit_missing' }));
+      expect(() => quoteFor(1, 20)).toThrow(
+        expect.objectContaining({ code: 'invalid_amount', message: expect.stringContaining('insure 18.36') }),
+      );
+      expect(() =>
+        quoteCover({
+          request: { ...request, perils: ['drought'], exposure_units: 3 },
+          farm: insuredFarm,
+          today,
+          dataSources,
+          history: {},
+        }),
+      ).toThrow(expect.objectContaining({ code: 'invalid_amount' }));
+    });
+  });
+
   it('refuses a farm currency no longer active unless the request names an active one', () => {
     // Registered while validation trusted the runtime's ICU, which took the withdrawn kuna.
     const croatian = evolveFarm(insuredFarm, {

@@ -2,7 +2,8 @@ import type { SheetAmounts, TermSheet } from '@cropcover/contracts';
 import { MILLIONTHS, millionthsOf } from '../money/decimal';
 import { type MoneyRounding, roundedMinorUnits } from '../money/payout';
 
-// The money of a sheet. Its amounts are shares of the policy's sum insured (unit `share`) or minor units
+// The money of a sheet. Its amounts are shares of the policy's sum insured (units `share` and
+// `per_exposure_unit`, whose sum insured is the policy's exposure units × a value) or minor units
 // of a basis sum insured that the policy's scales pro rata (unit `minor`: 2 ha at the basis of one pay
 // double). Inside the engine an amount is a whole number of the sheet's units — millionths of the sum
 // insured, or minor units of the basis — and what a cover pays is an exact share of the sum insured, so
@@ -12,11 +13,11 @@ import { type MoneyRounding, roundedMinorUnits } from '../money/payout';
 export const amountUnitsOf =
   (amounts: SheetAmounts) =>
   (amount: number): bigint =>
-    amounts.unit === 'share' ? millionthsOf(amount) : BigInt(amount);
+    amounts.unit === 'minor' ? BigInt(amount) : millionthsOf(amount);
 
 /** The sheet's units in the whole sum insured. */
 export const unitsOfSumInsured = (amounts: SheetAmounts): bigint =>
-  amounts.unit === 'share' ? MILLIONTHS : BigInt(amounts.sum_insured_minor);
+  amounts.unit === 'minor' ? BigInt(amounts.sum_insured_minor) : MILLIONTHS;
 
 /** An exact share of the policy's sum insured, numerator / denominator (positive), ≥ 0. */
 export interface SumInsuredShare {

@@ -135,7 +135,7 @@ const limitErrors = (sheet: TermSheet): TermSheetError[] => {
           error(
             path,
             'limit_exceeds_sum_insured',
-            sheet.amounts.unit === 'share'
+            sheet.amounts.unit !== 'minor'
               ? 'is more than the whole sum insured (1)'
               : 'is more than the basis sum insured',
           ),

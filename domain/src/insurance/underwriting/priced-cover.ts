@@ -10,7 +10,8 @@ import type { Farm, RegisteredFarm } from '../../farms/farm';
 import { addDays, shiftYearsBack } from '../calendar/calendar-date';
 import { type CoverTerm, termDays } from '../calendar/cover-term';
 import type { ReadingHistory } from '../index-data/reading-history';
-import { toMinorUnits } from '../money/minor-units';
+import { MILLIONTHS, millionthsOf } from '../money/decimal';
+import { multiplyMinorUnits, toMajorUnits, toMinorUnits } from '../money/minor-units';
 import { type Pricing, type PricingRequest, priceQuote, type RateCover, rateCover } from '../pricing/pricing';
 import { DEFAULT_PRODUCT, triggerTermsFor } from '../term-sheet/builtin';
 import { checkClimatologyBlocks, coverClimatology } from '../term-sheet/climatology-blocks';
@@ -30,6 +31,8 @@ export interface CoverRequest {
   readonly perils: readonly Peril[];
   /** Major units of the currency, as on the wire. */
   readonly sumInsured: number;
+  /** For a product insured per exposure unit: how many (acres, head, …). */
+  readonly exposureUnits?: number | undefined;
   readonly currency: string | undefined;
   readonly term: CoverTerm;
   readonly today: string;
@@ -150,13 +153,51 @@ const checkClimatologies = (
 };
 
 const checkCurrency = ({ sheet }: ProductTerms, currency: string): void => {
-  if (sheet.amounts.unit === 'minor' && sheet.amounts.currency !== currency) {
+  if (sheet.amounts.unit !== 'share' && sheet.amounts.currency !== currency) {
     throw new DomainError(
       'rejected',
       'currency_mismatch',
       `the product's amounts are in ${sheet.amounts.currency}: it sells in ${sheet.amounts.currency}, not ${currency}`,
     );
   }
+};
+
+/** The sum insured in minor units: as asked, or for a product insured per exposure unit what the exposure
+ *  units make (× the sheet's value, rounded once half up), which an asked sum insured must be. */
+const sumInsuredOf = (
+  { sheet }: ProductTerms,
+  request: Pick<CoverRequest, 'sumInsured' | 'exposureUnits'>,
+  currency: string,
+): number => {
+  const asked = toMinorUnits(request.sumInsured, currency);
+  if (sheet.amounts.unit !== 'per_exposure_unit') {
+    if (request.exposureUnits !== undefined) {
+      throw new DomainError(
+        'rejected',
+        'invalid_amount',
+        'exposure_units is for a product insured per exposure unit: this one is insured for sum_insured',
+      );
+    }
+    return asked;
+  }
+  const { exposure_unit: unit, value_minor: value } = sheet.amounts;
+  if (request.exposureUnits === undefined) {
+    throw new DomainError(
+      'rejected',
+      'exposure_unit_missing',
+      `the product is insured per ${unit}: name the ${unit}s insured in exposure_units`,
+    );
+  }
+  const made = multiplyMinorUnits(value, millionthsOf(request.exposureUnits), MILLIONTHS);
+  if (made !== asked) {
+    throw new DomainError(
+      'rejected',
+      'invalid_amount',
+      `${request.exposureUnits} ${unit}s × ${toMajorUnits(value, currency)} insure ${toMajorUnits(made, currency)}, ` +
+        `not the sum_insured of ${request.sumInsured}`,
+    );
+  }
+  return made;
 };
 
 const priceRated = (request: PricingRequest, product: ProductTerms, rate: RateCover): Pricing =>
@@ -180,7 +221,7 @@ export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAUL
   checkProduct(product, request.perils, request.term);
   const currency =
     request.currency ??
-    (product.sheet.amounts.unit === 'minor' ? product.sheet.amounts.currency : undefined) ??
+    (product.sheet.amounts.unit === 'share' ? undefined : product.sheet.amounts.currency) ??
     farm.attributes.currency ??
     DEFAULT_CURRENCY;
   // A farm registered while validation trusted the runtime's ICU may name a code since withdrawn.
@@ -192,7 +233,7 @@ export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAUL
     );
   }
   checkCurrency(product, currency);
-  const sumInsuredMinor = toMinorUnits(request.sumInsured, currency);
+  const sumInsuredMinor = sumInsuredOf(product, request, currency);
   if (sumInsuredMinor <= 0) throw new DomainError('rejected', 'invalid_amount', 'sum_insured must be greater than 0');
   checkClimatologies(product, request.perils, request.term, request.dataSources);
   refuseKnownLoss(product.sheet, request.perils, request.history, request.term, request.today, request.dataSources);

@@ -38,6 +38,7 @@ export const quoteCover = (command: QuoteCover): Quote => {
       farm: command.farm,
       perils: request.perils,
       sumInsured: request.sum_insured,
+      exposureUnits: request.exposure_units,
       currency: request.currency,
       term,
       today: command.today,
@@ -68,6 +69,7 @@ export const quoteCover = (command: QuoteCover): Quote => {
         },
       ]),
     ),
+    ...(request.exposure_units === undefined ? {} : { exposure_units: request.exposure_units }),
     ...(pricing.payers === undefined
       ? {}
       : {
