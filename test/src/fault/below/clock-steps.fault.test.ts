@@ -13,16 +13,16 @@ import { type StruckTopology, startStruckTopology } from './struck-topology';
 
 // SPEC §10 "Clocks": under the workload, one process's wall clock is stepped back an hour, then forward a
 // day, then back to real time, while every other process keeps real time: a second monitor beside the
-// topology's, then a second webhook dispatcher beside its. Leases are contested only between processes
-// of one role, so the stepped process is always one of two. After the clock returns, every invariant of
-// the suite holds, no lease was taken while another process held it (watched on the database's clock),
-// no day was evaluated before it began, every payout is what the readings give, and the stepped process
-// answered its health checks throughout.
+// topology's, then a second webhook dispatcher beside its, then a second command API that takes every
+// other write. Leases are contested between processes of one role, so the stepped process is always one
+// of two. After the clock returns, every invariant of the suite holds, no lease was taken while another
+// process held it (watched on the database's clock), no day was evaluated before it began, every payout
+// is what the readings give, and the stepped process answered its health checks throughout.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Longer than a monitor's pause between passes (60 s): a pass starts while its clock is a day ahead. */
 const MONITOR_DAY_AHEAD_MS = 65_000;
-const DISPATCHER_STEP_MS = 15_000;
+const STEP_MS = 15_000;
 /** A receiver that takes its time: each delivery to it stays leased long enough for the lease watch to
  *  see who holds it (a quick one is sent and settled between two samples). */
 const SLOW = '/hooks/slow';
@@ -32,6 +32,12 @@ let cluster: PostgresCluster;
 let struck: StruckTopology;
 const clocks: SteppedClock[] = [];
 const stepped: RunningService[] = [];
+
+const countOf = (values: readonly string[]) =>
+  values.reduce<Record<string, number>>((counts, value) => {
+    counts[value] = (counts[value] ?? 0) + 1;
+    return counts;
+  }, {});
 
 /** Health checks of `service` every 0.5 s until `stop()`: any that failed, the slowest, and how far the
  *  process's clock was from this one's, by the `Date` header it answered with (Node sets it from its
@@ -72,7 +78,7 @@ const probeWhile = (service: RunningService) => {
 
 /** Runs the workload while `role`'s second process has its clock stepped back an hour for `backMs`, then
  *  forward a day for `aheadMs`, then returned; checks everything a stepped clock must not change. */
-const stepUnderLoad = async (role: 'monitor' | 'dispatcher', backMs: number, aheadMs: number) => {
+const stepUnderLoad = async (role: 'monitor' | 'dispatcher' | 'commandApi', backMs: number, aheadMs: number) => {
   const clock = await createSteppedClock();
   clocks.push(clock);
   if (role === 'dispatcher') {
@@ -93,22 +99,32 @@ const stepUnderLoad = async (role: 'monitor' | 'dispatcher', backMs: number, ahe
   stepped.push(service);
   let twice: string[] = [];
   let health = { failed: [] as string[], slowestMs: 0, behindS: 0, aheadS: 0 };
-  const figures = await struck.underLoad(`clock-steps-${role}`, async () => {
-    const leases = watchLeases(struck.pool);
-    const probe = probeWhile(service);
-    const from = performance.now();
-    await clock.step('-1h');
-    await sleep(backMs);
-    await clock.step('+1d');
-    await sleep(aheadMs);
-    await clock.step('+0');
-    const to = performance.now();
-    twice = await leases.stop();
-    // Said at once: the suite's invariants, checked next, may fail first.
-    console.info(`reliability: clock-steps-${role} leases taken while held: ${JSON.stringify(twice.slice(0, 5))} (${twice.length})`);
-    health = await probe.stop();
-    return { from, to };
-  });
+  // A command API stepped serves every other request: a keyed write's retry may land on either process.
+  let turn = 0;
+  const urlOf = (api: 'commandApi' | 'queryApi') =>
+    role === 'commandApi' && api === 'commandApi' && turn++ % 2 === 1 ? service.baseUrl : struck.topology.urlOf(api);
+  const figures = await struck.underLoad(
+    `clock-steps-${role}`,
+    async () => {
+      const leases = watchLeases(struck.pool);
+      const probe = probeWhile(service);
+      const from = performance.now();
+      await clock.step('-1h');
+      await sleep(backMs);
+      await clock.step('+1d');
+      await sleep(aheadMs);
+      await clock.step('+0');
+      const to = performance.now();
+      twice = await leases.stop();
+      // Said at once: the suite's invariants, checked next, may fail first.
+      console.info(
+        `reliability: clock-steps-${role} leases taken while held: ${JSON.stringify(twice.slice(0, 5))} (${twice.length})`,
+      );
+      health = await probe.stop();
+      return { from, to };
+    },
+    urlOf,
+  );
   let slow = { missing: [] as string[], doubled: [] as string[] };
   if (role === 'dispatcher') {
     await eventually(() => webhookFindings(figures.log, struck.receiver, [SLOW]).missing.length === 0, 90_000).catch(
@@ -116,14 +132,23 @@ const stepUnderLoad = async (role: 'monitor' | 'dispatcher', backMs: number, ahe
     );
     slow = webhookFindings(figures.log, struck.receiver, [SLOW]);
   }
+  // A clock off by a day is no reason to refuse a client: the workload's requests are all valid, so any
+  // 4xx but a 409 (a keyed request still in flight, which the client retries) was the clock's doing.
+  const refusedByClock = figures.told.answers
+    .filter(
+      (answer) =>
+        typeof answer.status === 'number' && answer.status >= 400 && answer.status < 500 && answer.status !== 409,
+    )
+    .map((answer) => `${answer.what.replace(/[0-9a-f-]{36}/g, ':id')} ${answer.status} ${answer.code}`);
   const ahead = await daysAhead(struck.pool, figures.log);
   const changed = payoutsChanged(figures.log, figures.told);
   console.info(
-    `reliability: clock-steps-${role} ${JSON.stringify({ leasesHeldTwice: twice.length, slowMissing: slow.missing.length, slowDoubled: slow.doubled.length, daysAhead: ahead.length, payoutsChanged: changed.length, health })}`,
+    `reliability: clock-steps-${role} ${JSON.stringify({ refusedByClock: countOf(refusedByClock), leasesHeldTwice: twice.length, slowMissing: slow.missing.length, slowDoubled: slow.doubled.length, daysAhead: ahead.length, payoutsChanged: changed.length, health })}`,
   );
   // The step struck: the process's own clock was an hour behind, then a day ahead.
   expect(health.behindS).toBeGreaterThan(3_500);
   expect(health.aheadS).toBeGreaterThan(86_000);
+  expect(refusedByClock).toEqual([]);
   expect(twice).toEqual([]);
   expect(slow.doubled).toEqual([]);
   expect(slow.missing).toEqual([]);
@@ -155,7 +180,11 @@ describeNeeding(
     });
 
     it('a second webhook dispatcher stepped back an hour, then forward a day: no delivery doubled, no lease held twice', async () => {
-      await stepUnderLoad('dispatcher', DISPATCHER_STEP_MS, DISPATCHER_STEP_MS);
+      await stepUnderLoad('dispatcher', STEP_MS, STEP_MS);
+    });
+
+    it('a second command API stepped back an hour, then forward a day: no request refused for it, nothing doubled, no evaluation ahead of its day', async () => {
+      await stepUnderLoad('commandApi', STEP_MS, STEP_MS);
     });
   },
 );

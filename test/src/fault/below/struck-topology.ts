@@ -25,7 +25,12 @@ export interface StruckTopology {
   /** The receiver the breaches are delivered to; a scenario may subscribe more of its paths. */
   readonly receiver: WebhookReceiver;
   /** Runs the workload across `inject`, then checks every invariant and prints the scenario's figures. */
-  underLoad(scenario: string, inject: () => Promise<FaultWindow>): Promise<StruckFigures>;
+  underLoad(
+    scenario: string,
+    inject: () => Promise<FaultWindow>,
+    /** Where the clients send each request; the topology's API processes unless a scenario adds its own. */
+    urlOf?: (role: 'commandApi' | 'queryApi') => string,
+  ): Promise<StruckFigures>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +78,12 @@ export const startStruckTopology = async (
   );
   expect(subscribed?.status).toBe(201);
 
-  const underLoad = async (scenario: string, inject: () => Promise<FaultWindow>) => {
-    const workload: Workload = insuranceWorkload(topology.urlOf, scenario);
+  const underLoad = async (
+    scenario: string,
+    inject: () => Promise<FaultWindow>,
+    urlOf: (role: 'commandApi' | 'queryApi') => string = topology.urlOf,
+  ) => {
+    const workload: Workload = insuranceWorkload(urlOf, scenario);
     const clients = workload.run(CLIENTS);
     let window: FaultWindow;
     try {
