@@ -18,6 +18,7 @@ export {
   type TracingConfig,
 } from './config';
 export { createKysely, createPool, databaseReadinessCheck, endPool, type PoolOptions } from './database';
+export { type DatabaseClock, startDatabaseClock } from './database-clock';
 export { type DevTokenClaims, signDevToken } from './dev-token';
 export {
   type DatabaseServer,

@@ -50,9 +50,9 @@ import {
   type Metrics,
   resolveDatabaseUrl,
   serveHttp,
+  startDatabaseClock,
   startOpsServer,
   startTracing,
-  systemClock,
 } from '@cropcover/runtime';
 import { parseSignerKey } from '@cropcover/verifiable-log';
 import {
@@ -123,6 +123,9 @@ export const startService = async (
   await migrating.destroy();
   const pool = createPool(database.url, logger, { applicationName, waitMs: config.databaseWaitMs });
   const db = createKysely<ReadModels>(pool);
+  // Time is the database's in every role (SPEC §10 Clocks): leases, retries and the monitor's day are
+  // decided in several processes, and a step of this machine's clock must not move them.
+  const clock = await startDatabaseClock(pool, logger);
   // Every reader and writer sees farmers' personal data through the sealing store (SPEC §6 erasure): sealed
   // in the log, open while the farmer's key exists. The Kafka publisher alone reads the log beneath, so the
   // topics carry only the sealed text.
@@ -163,14 +166,14 @@ export const startService = async (
           signer: auditSigner,
           configuredSink: config.auditCheckpointDir,
           dataDir: config.dataDir,
-          clock: systemClock,
+          clock,
           logger,
           metricsRegistry: metrics.registry,
         })
       : undefined;
   if (runs('projector') && !auditIntegrator) logger.warn('the audit log is off: no checkpoints are signed');
   const checkpointDistribution = auditIntegrator
-    ? startConfiguredCheckpointDistribution(config, { pool, logger, clock: systemClock })
+    ? startConfiguredCheckpointDistribution(config, { pool, logger, clock })
     : undefined;
   const servesApi = runs('command-api') || runs('query-api');
   const consistency = servesApi
@@ -201,6 +204,7 @@ export const startService = async (
       logger,
       metrics,
       readiness,
+      clock,
       openApiDocument: openApiDocument(PLATFORM_VERSION),
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
@@ -214,7 +218,7 @@ export const startService = async (
           consistency,
           readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
           eventStore,
-          clock: systemClock,
+          clock,
           ...(config.eventStoreUrl
             ? {}
             : {
@@ -231,7 +235,7 @@ export const startService = async (
         createCommandRouter({
           eventStore,
           farmerKeys,
-          clock: systemClock,
+          clock,
           readYourWrites: { consistency, timeoutMs: config.readYourWritesTimeoutMs },
           db,
           pricingReadings: readings.read,
@@ -243,7 +247,7 @@ export const startService = async (
           historyBackfills: historyBackfills(db, {
             directory: config.indexFileDir,
             waitMs: config.historyBackfillWaitMs,
-            clock: systemClock,
+            clock,
             logger,
           }),
           logger,
@@ -267,29 +271,25 @@ export const startService = async (
 
   const monitor =
     runs('monitor') && config.monitorEnabled
-      ? startPolicyMonitor({ deps: { eventStore, db }, clock: systemClock, logger, metricsRegistry: metrics.registry })
+      ? startPolicyMonitor({ deps: { eventStore, db }, clock, logger, metricsRegistry: metrics.registry })
       : undefined;
   // Releases and cessions follow the policies whether or not the monitor's rounds are on.
-  const bookKeeper = runs('monitor')
-    ? await startProgrammeBookKeeper({ eventStore, db, clock: systemClock, logger })
-    : undefined;
+  const bookKeeper = runs('monitor') ? await startProgrammeBookKeeper({ eventStore, db, clock, logger }) : undefined;
   // Backtests asked for are run whether or not the monitor's rounds are on.
-  const backtests = runs('monitor')
-    ? startPortfolioBacktestRunner({ eventStore, db, clock: systemClock, logger })
-    : undefined;
+  const backtests = runs('monitor') ? startPortfolioBacktestRunner({ eventStore, db, clock, logger }) : undefined;
   // So are the climatologies asked for.
-  const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock: systemClock, logger }) : undefined;
+  const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock, logger }) : undefined;
   // And erasures drop the monitor's snapshots of the erased farmers' policies.
   const erasedSnapshots = runs('monitor') ? await startErasedFarmerSnapshots({ eventStore, db, logger }) : undefined;
   // The command API writes the index file ingestions: it takes up the ones a stopped process left unfinished.
   const ingestions = runs('command-api')
-    ? startIngestionResumer({ db, eventStore, directory: config.indexFileDir, clock: systemClock, logger })
+    ? startIngestionResumer({ db, eventStore, directory: config.indexFileDir, clock, logger })
     : undefined;
   const dispatcher = runs('webhook-dispatcher')
     ? await startWebhookDispatcher({
         eventStore,
         db,
-        clock: systemClock,
+        clock,
         logger,
         allowInsecure: config.webhookAllowInsecure,
         retryScale: config.webhookRetryScale,
@@ -319,6 +319,7 @@ export const startService = async (
   if (consistency) stops.push(consistency.close);
   stops.push(
     () => eventStore.close(),
+    async () => clock.stop(),
     () => endPool(pool),
     database.stop,
     tracing.shutdown,

@@ -24,6 +24,9 @@ const READY: Record<Role, string> = {
 
 export interface ServiceTopology {
   urlOf(role: 'commandApi' | 'queryApi' | Role): string;
+  /** One more process of `role` beside the topology's (the production topology runs several monitors
+   *  and dispatchers where load asks), with `env` over the topology's; stopped with the others. */
+  startBeside(role: Role, name: string, env: Record<string, string>): Promise<RunningService>;
   /** Everything every process wrote, each line prefixed by its role. */
   output(): string;
   stop(): Promise<void>;
@@ -46,6 +49,7 @@ export const startTopology = async (
     ...env,
   };
   const running = new Map<Role, RunningService>();
+  const beside = new Map<string, RunningService>();
   const start = async (role: Role) => {
     running.set(role, await startProcess(['node_modules/.bin/tsx', MAINS[role]], environment, READY[role]));
   };
@@ -54,8 +58,17 @@ export const startTopology = async (
   await Promise.all((['commandApi', 'queryApi', 'dispatcher', 'monitor'] as const).map(start));
   return {
     urlOf: (role) => running.get(role)!.baseUrl,
+    startBeside: async (role, name, env) => {
+      const service = await startProcess(
+        ['node_modules/.bin/tsx', MAINS[role]],
+        { ...environment, ...env },
+        READY[role],
+      );
+      beside.set(name, service);
+      return service;
+    },
     output: () =>
-      [...running]
+      [...running, ...beside]
         .map(([role, service]) =>
           service
             .output()
@@ -65,6 +78,7 @@ export const startTopology = async (
         )
         .join('\n'),
     stop: async () => {
+      for (const service of beside.values()) await service.stop();
       for (const role of ['dispatcher', 'monitor', 'queryApi', 'commandApi', 'projector'] as const)
         await running.get(role)?.stop();
     },

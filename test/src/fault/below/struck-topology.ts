@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
+import type { RecordedEvent } from '@cropcover/eventstore';
 import { createLogger, createPool, endPool } from '@cropcover/runtime';
 import type pg from 'pg';
 import { expect } from 'vitest';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 import { type FaultWindow, faultReport } from './fault-report';
-import { insuranceWorkload, insurer, type Workload } from './insurance-workload';
+import { insuranceWorkload, insurer, type Told, type Workload } from './insurance-workload';
 import { auditChainBreaks, consumersBehind, lostAndDoubled, webhookFindings, wholeLog } from './log-invariants';
 import type { PostgresCluster } from './postgres-cluster';
 import { type ServiceTopology, startTopology } from './service-topology';
@@ -21,8 +22,15 @@ export interface StruckTopology {
   readonly topology: ServiceTopology;
   /** A pool on the service's database, for the checks. */
   readonly pool: pg.Pool;
+  /** The receiver the breaches are delivered to; a scenario may subscribe more of its paths. */
+  readonly receiver: WebhookReceiver;
   /** Runs the workload across `inject`, then checks every invariant and prints the scenario's figures. */
-  underLoad(scenario: string, inject: () => Promise<FaultWindow>): Promise<ReturnType<typeof figuresOf>>;
+  underLoad(
+    scenario: string,
+    inject: () => Promise<FaultWindow>,
+    /** Where the clients send each request; the topology's API processes unless a scenario adds its own. */
+    urlOf?: (role: 'commandApi' | 'queryApi') => string,
+  ): Promise<StruckFigures>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +55,9 @@ const figuresOf = (
   consumersCaughtUpWithinMs,
 });
 
+/** A scenario's figures, with what its clients were told and the log as it stood, for its own checks. */
+export type StruckFigures = ReturnType<typeof figuresOf> & { readonly told: Told; readonly log: RecordedEvent[] };
+
 /** The topology on a new database `cropcover` of `cluster`, with `env` over the suite's environment. */
 export const startStruckTopology = async (
   cluster: PostgresCluster,
@@ -67,8 +78,12 @@ export const startStruckTopology = async (
   );
   expect(subscribed?.status).toBe(201);
 
-  const underLoad = async (scenario: string, inject: () => Promise<FaultWindow>) => {
-    const workload: Workload = insuranceWorkload(topology.urlOf, scenario);
+  const underLoad = async (
+    scenario: string,
+    inject: () => Promise<FaultWindow>,
+    urlOf: (role: 'commandApi' | 'queryApi') => string = topology.urlOf,
+  ) => {
+    const workload: Workload = insuranceWorkload(urlOf, scenario);
     const clients = workload.run(CLIENTS);
     let window: FaultWindow;
     try {
@@ -112,12 +127,13 @@ export const startStruckTopology = async (
     // A dispatcher that keeps running sends each delivery once, also across a fault: one whose outcome
     // could not be recorded is recorded before anything is claimed again (docs/reliability.md).
     expect(webhooks.doubled).toEqual([]);
-    return figures;
+    return { ...figures, told: workload.told, log };
   };
 
   return {
     topology,
     pool,
+    receiver,
     underLoad,
     stop: async () => {
       await topology.stop();
