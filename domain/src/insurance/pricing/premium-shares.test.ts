@@ -1,5 +1,6 @@
 import { type TermSheet, TermSheet as TermSheetSchema } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
+import { PRF_JAN_FEB_SHEET } from '../../testing/example-sheets';
 import type { ProductTerms } from '../term-sheet/product';
 import { validateTermSheet } from '../term-sheet/validate';
 import { priceQuote } from './pricing';
@@ -9,34 +10,7 @@ import { priceQuote } from './pricing';
 
 const prf = (pricing: TermSheet['pricing']): ProductTerms => ({
   ref: { product_id: 'prf-27663', version: 1, digest: `sha256:${'0'.repeat(64)}` },
-  sheet: {
-    schema: 'cropcover.term-sheet/2',
-    name: 'PRF grid 27663, Jan–Feb interval',
-    season: { from: '01-01', to: '02-29' },
-    amounts: { unit: 'share' },
-    ...(pricing === undefined ? {} : { pricing }),
-    covers: [
-      {
-        peril: 'drought',
-        index: 'interval_rainfall_pct_of_normal',
-        reading: 'rainfall_mm',
-        limit: 1,
-        base_rate: 0.05,
-        exposure: 'season',
-        phases: [
-          {
-            id: 'jan-feb',
-            window: { from: '01-01', to: '02-29' },
-            blocks: { by: { months: 2 }, vs_normal: { as: 'percent', normal: [100] }, round: 1 },
-            aggregate: 'sum',
-            payout: { linear: { direction: 'below', trigger: 90, exit: 0 } },
-            limit: 1,
-            settle: 'window_closed',
-          },
-        ],
-      },
-    ],
-  },
+  sheet: { ...PRF_JAN_FEB_SHEET, schema: 'cropcover.term-sheet/2', ...(pricing === undefined ? {} : { pricing }) },
 });
 
 const FARMER_FIRST = [
