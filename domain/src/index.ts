@@ -200,14 +200,23 @@ export {
 // Products: an organization's versioned term sheets (quote and issue name a version; a policy freezes its
 // sheet)
 export {
+  backtestLocation,
+  basisRisk,
   DEFAULT_PRODUCT_VERSION,
   evolveProduct,
   initialProduct,
+  type LocationBacktestResult,
+  type LocationBacktestSpec,
+  locationNotBacktested,
+  type PayoutAndLoss,
   type Product,
   payoutCurve,
+  planProductBacktest,
+  type ProductBacktestPlan,
   productAggregate,
   productStream,
   productStreamId,
+  productToBacktest,
   productToSell,
   productVersionView,
   refuseInvalidSheet,
