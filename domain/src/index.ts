@@ -132,6 +132,7 @@ export {
   type ReadingHistoryQuery,
   type ReadReadingHistory,
   rateCover,
+  rationalOfDecimal,
   readingsDigest,
   resolveDataSources,
   severityFraction,
@@ -201,6 +202,7 @@ export {
 // sheet)
 export {
   backtestLocation,
+  backtestReadingRange,
   basisRisk,
   DEFAULT_PRODUCT_VERSION,
   evolveProduct,
@@ -210,9 +212,9 @@ export {
   locationNotBacktested,
   type PayoutAndLoss,
   type Product,
+  type ProductBacktestPlan,
   payoutCurve,
   planProductBacktest,
-  type ProductBacktestPlan,
   productAggregate,
   productStream,
   productStreamId,

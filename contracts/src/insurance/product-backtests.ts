@@ -27,6 +27,7 @@ const Fraction = z
 export const BacktestLocation = z
   .strictObject({ source_id: SourceId, location: Location })
   .openapi('ProductBacktestLocation');
+export type BacktestLocation = z.infer<typeof BacktestLocation>;
 
 export const ObservedOutcome = z
   .strictObject({
@@ -56,7 +57,10 @@ export const ProductBacktestRequest = z
     /** The years the seasons start in, both included; every season must be over. */
     seasons: z.strictObject({ from: Year, to: Year }),
     /** Losses observed, for basis risk; `loss_threshold` goes with them. */
-    outcomes: z.array(ObservedOutcome).max(MAX_BACKTEST_LOCATIONS * MAX_BACKTEST_SEASONS).optional(),
+    outcomes: z
+      .array(ObservedOutcome)
+      .max(MAX_BACKTEST_LOCATIONS * MAX_BACKTEST_SEASONS)
+      .optional(),
     /** A loss above it is a loss the index should have paid for. */
     loss_threshold: Fraction.optional(),
   })
@@ -76,7 +80,11 @@ export const ProductBacktestRequest = z
       keys.add(key);
     });
     if ((request.outcomes === undefined) !== (request.loss_threshold === undefined)) {
-      context.addIssue({ code: 'custom', path: ['loss_threshold'], message: 'outcomes and loss_threshold go together' });
+      context.addIssue({
+        code: 'custom',
+        path: ['loss_threshold'],
+        message: 'outcomes and loss_threshold go together',
+      });
     }
     const seen = new Set<string>();
     (request.outcomes ?? []).forEach((outcome, at) => {
@@ -125,6 +133,7 @@ export const CoverSeason = z
     amount_due: z.number().optional(),
   })
   .openapi('ProductBacktestCoverSeason');
+export type CoverSeason = z.infer<typeof CoverSeason>;
 
 export const LocationSeason = z
   .object({
@@ -139,6 +148,7 @@ export const LocationSeason = z
     covers: z.array(CoverSeason),
   })
   .openapi('ProductBacktestSeason');
+export type LocationSeason = z.infer<typeof LocationSeason>;
 
 export const LocationStatistics = z
   .object({
@@ -154,6 +164,7 @@ export const LocationStatistics = z
       .nullable(),
   })
   .openapi('ProductBacktestStatistics');
+export type LocationStatistics = z.infer<typeof LocationStatistics>;
 
 export const BasisRisk = z
   .object({

@@ -89,6 +89,15 @@ const moneyOf = (sheet: TermSheet): BasisMoney | undefined =>
       }
     : undefined;
 
+/** The dates a backtest reads: the first season's first day to the last season's last. */
+export const backtestReadingRange = (
+  season: { readonly from: MonthDay; readonly to: MonthDay },
+  years: BacktestYears,
+): { readonly from: string; readonly to: string } => ({
+  from: seasonStartingIn(season, years.from).start,
+  to: seasonStartingIn(season, years.to).end,
+});
+
 /** The season starting in each year asked for, with its readings (none when it has none). */
 const seasonsOf = (spec: LocationBacktestSpec): SeasonReadings[] => {
   const after = seasonStartingIn(spec.season, spec.years.to + 1);
@@ -135,10 +144,7 @@ const coverInSeason = (spec: CoverEvaluationSpec, money: BasisMoney | undefined)
       ...(money === undefined
         ? {}
         : {
-            amount_due: toMajorUnits(
-              minorUnitsOfShare(due, money.sumInsuredMinor, money.rounding),
-              money.currency,
-            ),
+            amount_due: toMajorUnits(minorUnitsOfShare(due, money.sumInsuredMinor, money.rounding), money.currency),
           }),
     },
   };
@@ -162,7 +168,13 @@ const seasonPayout = (
 ): { share: Rational; minor: number | undefined } => {
   if (money === undefined) {
     const limit = sheet.limit === undefined ? ONE : rationalOf(millionthsOf(sheet.limit), MILLIONTHS);
-    return { share: smallerRational(limit, covers.reduce((sum, cover) => addRationals(sum, cover.due), ZERO)), minor: undefined };
+    return {
+      share: smallerRational(
+        limit,
+        covers.reduce((sum, cover) => addRationals(sum, cover.due), ZERO),
+      ),
+      minor: undefined,
+    };
   }
   let paid = 0;
   for (const cover of covers) {
@@ -210,10 +222,7 @@ const seasonOutcome = (spec: LocationBacktestSpec, season: SeasonReadings, money
 };
 
 /** Average loss cost, payout frequency and worst season over the seasons counted. */
-const locationStatistics = (
-  seasons: readonly SeasonOutcome[],
-  money: BasisMoney | undefined,
-): LocationStatistics => {
+const locationStatistics = (seasons: readonly SeasonOutcome[], money: BasisMoney | undefined): LocationStatistics => {
   const counted = seasons.filter((season) => season.counted);
   const n = BigInt(counted.length);
   if (n === 0n) {
@@ -242,7 +251,11 @@ const locationStatistics = (
       ? {}
       : { average_payout: toMajorUnits(roundedMinorUnits(totalMinor, n, 'half_up'), money.currency) }),
     payout_frequency: decimalOfMillionths(paying * MILLIONTHS, n),
-    worst_season: { season: worst.year, payout_share: displayedDecimal(worst.payout), ...majorOf(money, worst.payoutMinor) },
+    worst_season: {
+      season: worst.year,
+      payout_share: displayedDecimal(worst.payout),
+      ...majorOf(money, worst.payoutMinor),
+    },
   };
 };
 
