@@ -1,4 +1,4 @@
-import type { BacktestLocation, Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
+import type { Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
 import {
   backtestLocation,
   backtestReadingRange,
@@ -10,6 +10,7 @@ import {
   rationalOfDecimal,
 } from '@cropcover/domain';
 import {
+  type BacktestSourceLocation,
   loadReadingHistory,
   type ProductBacktestOutcome,
   type ProductBacktestRequestRecord,
@@ -23,20 +24,17 @@ import { withClimatologies } from '../policies/policy-data-sources';
 // for covers reading normals the climatology version named (or the latest) with that location's numbers,
 // as quote and issue freeze them — then the domain's backtest of the location through the one engine.
 
-type SourceInfo = Pick<PerilDataSource, 'kind' | 'index'>;
-
 /** Each backtested peril reads the location from its source: the data a policy there would freeze. */
-const locationSources = (
-  request: ProductBacktestRequestRecord,
-  at: BacktestLocation,
-  source: SourceInfo,
-): PolicyDataSources =>
+const locationSources = (request: ProductBacktestRequestRecord, at: BacktestSourceLocation): PolicyDataSources =>
   Object.fromEntries(
-    request.perils.map((peril) => [peril, { source_id: at.source_id, location: at.location, ...source }]),
+    request.perils.map((peril) => [
+      peril,
+      { source_id: at.source_id, location: at.location, kind: at.kind, index: at.index },
+    ]),
   ) as PolicyDataSources;
 
 /** The losses observed at a location, by season. */
-const lossesAt = (request: ProductBacktestRequestRecord, at: BacktestLocation) =>
+const lossesAt = (request: ProductBacktestRequestRecord, at: BacktestSourceLocation) =>
   new Map(
     (request.basis?.outcomes ?? [])
       .filter(
@@ -56,29 +54,18 @@ export const computeProductBacktest = async (
   const years = { from: request.year_from, to: request.year_to };
   const { from, to } = backtestReadingRange(season, years);
   const threshold = request.basis === null ? undefined : rationalOfDecimal(request.basis.loss_threshold);
-  const sources = new Map<string, SourceInfo>();
-  const sourceOf = async (sourceId: string): Promise<SourceInfo> => {
-    let source = sources.get(sourceId);
-    if (source === undefined) {
-      source = await db
-        .selectFrom('index_sources')
-        .select(['kind', 'index'])
-        .where('source_id', '=', sourceId)
-        .executeTakeFirstOrThrow();
-      sources.set(sourceId, source);
-    }
-    return source;
-  };
   const allPairs: PayoutAndLoss[] = [];
   const locations = [];
   for (const at of request.locations) {
-    const data = locationSources(request, at, await sourceOf(at.source_id));
+    const data = locationSources(request, at);
     let withNormals: PolicyDataSources;
     try {
       withNormals = await withClimatologies(db, data, request.sheet);
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'no_climatology') throw error;
-      locations.push(locationNotBacktested(at.source_id, at.location, error.message));
+      locations.push(
+        locationNotBacktested(at.source_id, at.location, { code: 'no_climatology', detail: error.message }),
+      );
       await progress();
       continue;
     }

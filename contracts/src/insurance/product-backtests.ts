@@ -190,9 +190,10 @@ export const LocationBacktest = z
   .object({
     source_id: z.string(),
     location: z.string(),
-    /** no_climatology: a cover reads its normals from a climatology with none for the location. */
-    status: z.enum(['evaluated', 'no_climatology']),
-    reason: z.string().optional(),
+    /** skipped: a cover reads its normals from a climatology that has none for the location
+     *  (`no_climatology`) or whose periods are not its blocks (`climatology_period`): no season is read. */
+    status: z.enum(['evaluated', 'skipped']),
+    skip_reason: z.object({ code: z.enum(['no_climatology', 'climatology_period']), detail: z.string() }).optional(),
     seasons: z.array(LocationSeason),
     statistics: LocationStatistics.nullable(),
     basis_risk: BasisRisk.optional(),

@@ -8,6 +8,7 @@ import type {
   Peril,
   TermSheet,
 } from '@cropcover/contracts';
+import { DomainError } from '../domain-error';
 import { dayNumber } from '../insurance/calendar/calendar-date';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
@@ -25,6 +26,7 @@ import {
   smallerRational,
   ZERO,
 } from '../insurance/money/rational';
+import { checkClimatologyBlocks } from '../insurance/term-sheet/climatology-blocks';
 import {
   type CoverEvaluationSpec,
   deepestSeasonShare,
@@ -261,7 +263,8 @@ const locationStatistics = (seasons: readonly SeasonOutcome[], money: BasisMoney
 
 /** One location's seasons and statistics, and with observed losses its basis risk. */
 export const backtestLocation = (spec: LocationBacktestSpec): LocationBacktestResult => {
-  for (const peril of spec.perils) productCover(spec.sheet, peril);
+  const refusal = climatologyRefusal(spec);
+  if (refusal !== undefined) return { view: locationNotBacktested(spec.sourceId, spec.location, refusal), pairs: [] };
   const money = moneyOf(spec.sheet);
   const seasons = seasonsOf(spec).map((season) => seasonOutcome(spec, season, money));
   const pairs: PayoutAndLoss[] = [];
@@ -284,12 +287,41 @@ export const backtestLocation = (spec: LocationBacktestSpec): LocationBacktestRe
   };
 };
 
-/** A location none of whose seasons could be evaluated: a cover reads normals it has none of. */
-export const locationNotBacktested = (sourceId: string, location: string, reason: string): LocationBacktest => ({
+export interface LocationSkipReason {
+  readonly code: 'no_climatology' | 'climatology_period';
+  readonly detail: string;
+}
+
+/** A location none of whose seasons can be read: a cover reads normals the location has none of, or whose
+ *  periods are not its blocks. */
+export const locationNotBacktested = (
+  sourceId: string,
+  location: string,
+  reason: LocationSkipReason,
+): LocationBacktest => ({
   source_id: sourceId,
   location,
-  status: 'no_climatology',
-  reason,
+  status: 'skipped',
+  skip_reason: reason,
   seasons: [],
   statistics: null,
 });
+
+/** Why the location's climatologies cannot serve its covers, as quote would refuse them
+ *  (`checkClimatologyBlocks` on the last season); undefined when they can. */
+const climatologyRefusal = (spec: LocationBacktestSpec): LocationSkipReason | undefined => {
+  const term = seasonStartingIn(spec.season, spec.years.to);
+  for (const peril of spec.perils) {
+    const climatology = spec.climatologies?.[peril];
+    if (climatology === undefined) continue;
+    try {
+      checkClimatologyBlocks(productCover(spec.sheet, peril), term, climatology, spec.location);
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === 'no_climatology' || error.code === 'climatology_period')) {
+        return { code: error.code, detail: error.message };
+      }
+      throw error;
+    }
+  }
+  return undefined;
+};

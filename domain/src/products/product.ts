@@ -161,5 +161,8 @@ export const productToBacktest = (state: Product, choice: ProductChoice): Produc
       `${choice.product_id} has no version ${choice.version ?? ''} ${choice.digest ?? ''}`.trim(),
     );
   }
-  return { ref: { product_id: choice.product_id, version: version.version, digest: version.digest }, sheet: version.sheet };
+  return {
+    ref: { product_id: choice.product_id, version: version.version, digest: version.digest },
+    sheet: version.sheet,
+  };
 };

@@ -1,5 +1,4 @@
 import type {
-  BacktestLocation,
   LocationBacktest,
   ObservedOutcome,
   Peril,
@@ -9,6 +8,7 @@ import type {
 } from '@cropcover/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
+import type { BacktestSourceLocation } from '../schema/command-api/product-backtest-request-tables';
 
 // Product backtest jobs (TERM-SHEETS.md §5.1): what the command API records when one is asked for, what a
 // monitor claims, runs and finishes with each location's results, and what the query API shows.
@@ -22,7 +22,7 @@ export interface ProductBacktestRequestRecord {
   readonly season: { readonly from: string; readonly to: string };
   readonly year_from: number;
   readonly year_to: number;
-  readonly locations: readonly BacktestLocation[];
+  readonly locations: readonly BacktestSourceLocation[];
   readonly basis: { readonly outcomes: readonly ObservedOutcome[]; readonly loss_threshold: number } | null;
   readonly requested_by: string;
   readonly requested_at: Date;

@@ -1,8 +1,22 @@
-import type { BacktestLocation, ObservedOutcome, Peril, PolicyProduct, TermSheet } from '@cropcover/contracts';
+import type {
+  BacktestLocation,
+  IndexSourceKind,
+  ObservedOutcome,
+  Peril,
+  PolicyProduct,
+  ReadingIndex,
+  TermSheet,
+} from '@cropcover/contracts';
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../../columns';
 
 type Json<T> = ColumnType<T, string, string>;
+
+/** A location as asked for, with its source's kind and index as registered when the job was asked for. */
+export type BacktestSourceLocation = BacktestLocation & {
+  readonly kind: IndexSourceKind;
+  readonly index: ReadingIndex;
+};
 
 /** A product backtest asked for (TERM-SHEETS.md §5.1), written by the command API when it answers 202: the
  *  sheet it froze (a product's version as it was, or the one given inline) and what to run it on. Its run
@@ -17,7 +31,7 @@ export interface ProductBacktestRequestsTable {
   season: Json<{ from: string; to: string }>;
   year_from: number;
   year_to: number;
-  locations: Json<BacktestLocation[]>;
+  locations: Json<BacktestSourceLocation[]>;
   /** `{outcomes, loss_threshold}` when the losses observed were given. */
   basis: ColumnType<{ outcomes: ObservedOutcome[]; loss_threshold: number } | null, string | null, string | null>;
   requested_by: string;

@@ -1,5 +1,10 @@
 import { loadAggregate, loadStream } from '@cropcover/application';
-import { ProductBacktestJob, ProductBacktestRequest } from '@cropcover/contracts';
+import {
+  type IndexSourceKind,
+  ProductBacktestJob,
+  ProductBacktestRequest,
+  type ReadingIndex,
+} from '@cropcover/contracts';
 import {
   indexSourceAggregate,
   indexSourceStream,
@@ -72,6 +77,7 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         );
   const plan = planProductBacktest(body, product, utcDate(context.now));
   const covers = plan.sheet.covers.filter((cover) => plan.perils.includes(cover.peril));
+  const sources = new Map<string, { kind: IndexSourceKind; index: ReadingIndex }>();
   for (const sourceId of new Set(body.locations.map((location) => location.source_id))) {
     const state = await loadAggregate(deps.eventStore, indexSourceStream(sourceId), indexSourceAggregate);
     if (state.status !== 'registered') throw refuse('source_not_found', `No index source ${sourceId}.`);
@@ -82,6 +88,7 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         `source ${sourceId} reads ${state.source.index}; the ${other.peril} cover reads ${other.reading}`,
       );
     }
+    sources.set(sourceId, { kind: state.source.kind, index: state.source.index });
   }
   const request = {
     job_id: newResourceId(res),
@@ -92,7 +99,7 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
     season: plan.season,
     year_from: plan.years.from,
     year_to: plan.years.to,
-    locations: body.locations,
+    locations: body.locations.map((location) => ({ ...location, ...sources.get(location.source_id)! })),
     basis:
       body.outcomes === undefined || body.loss_threshold === undefined
         ? null
