@@ -1,4 +1,4 @@
-import type { Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
+import type { ObservedOutcome, Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
 import {
   backtestLocation,
   backtestReadingRange,
@@ -33,16 +33,21 @@ const locationSources = (request: ProductBacktestRequestRecord, at: BacktestSour
     ]),
   ) as PolicyDataSources;
 
-/** The losses observed at a location, by season. */
-const lossesAt = (request: ProductBacktestRequestRecord, at: BacktestSourceLocation) =>
-  new Map(
-    (request.basis?.outcomes ?? [])
-      .filter(
-        (outcome) =>
-          outcome.location === at.location && (outcome.source_id === undefined || outcome.source_id === at.source_id),
-      )
-      .map((outcome) => [outcome.season, rationalOfDecimal(outcome.loss_ratio)]),
-  );
+/** The losses observed at each location, by season: grouped once (1,000 locations × 30 seasons of them). */
+const lossesByLocation = (request: ProductBacktestRequestRecord) => {
+  const byName = new Map<string, ObservedOutcome[]>();
+  for (const outcome of request.basis?.outcomes ?? []) {
+    const named = byName.get(outcome.location);
+    if (named === undefined) byName.set(outcome.location, [outcome]);
+    else named.push(outcome);
+  }
+  return (at: BacktestSourceLocation) =>
+    new Map(
+      (byName.get(at.location) ?? [])
+        .filter((outcome) => outcome.source_id === undefined || outcome.source_id === at.source_id)
+        .map((outcome) => [outcome.season, rationalOfDecimal(outcome.loss_ratio)]),
+    );
+};
 
 export const computeProductBacktest = async (
   db: Kysely<ReadModels>,
@@ -54,6 +59,7 @@ export const computeProductBacktest = async (
   const years = { from: request.year_from, to: request.year_to };
   const { from, to } = backtestReadingRange(season, years);
   const threshold = request.basis === null ? undefined : rationalOfDecimal(request.basis.loss_threshold);
+  const lossesAt = lossesByLocation(request);
   const allPairs: PayoutAndLoss[] = [];
   const locations = [];
   for (const at of request.locations) {
@@ -87,7 +93,7 @@ export const computeProductBacktest = async (
       today,
       readings,
       climatologies,
-      ...(threshold === undefined ? {} : { outcomes: { threshold, losses: lossesAt(request, at) } }),
+      ...(threshold === undefined ? {} : { outcomes: { threshold, losses: lossesAt(at) } }),
     });
     allPairs.push(...pairs);
     locations.push(view);
