@@ -128,6 +128,7 @@ try {
     location: locationOf(n),
     kind: 'grid' as const,
     index: 'rainfall_mm' as const,
+    series: locationOf(n),
   }));
   const outcomes = locations.flatMap(({ location }, n) =>
     Array.from({ length: SEASONS }, (_, s) => ({

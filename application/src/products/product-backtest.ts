@@ -29,7 +29,7 @@ const locationSources = (request: ProductBacktestRequestRecord, at: BacktestSour
   Object.fromEntries(
     request.perils.map((peril) => [
       peril,
-      { source_id: at.source_id, location: at.location, kind: at.kind, index: at.index },
+      { source_id: at.source_id, location: at.series, kind: at.kind, index: at.index },
     ]),
   ) as PolicyDataSources;
 

@@ -152,6 +152,7 @@ describe('the product backtest runner', () => {
     location: at,
     kind: 'grid' as const,
     index: 'rainfall_mm' as const,
+    series: at,
   });
 
   const request = (jobId: string, sheet: TermSheet, more: Partial<ProductBacktestRequestRecord> = {}) => ({

@@ -12,10 +12,12 @@ import type { Timestamp } from '../../columns';
 
 type Json<T> = ColumnType<T, string, string>;
 
-/** A location as asked for, with its source's kind and index as registered when the job was asked for. */
+/** A location as asked for, with its source's kind and index as registered when the job was asked for and
+ *  the series it names there (`series`: the grid cell holding a posted point, a station id, a unit id). */
 export type BacktestSourceLocation = BacktestLocation & {
   readonly kind: IndexSourceKind;
   readonly index: ReadingIndex;
+  readonly series: string;
 };
 
 /** A product backtest asked for (TERM-SHEETS.md §5.1), written by the command API when it answers 202: the

@@ -140,7 +140,7 @@ describe('POST /insurance/products/backtest', () => {
     expect(row).toMatchObject({
       organization_id: 'org-1',
       sheet: SHEET,
-      locations: [{ ...CELL, kind: 'grid', index: 'rainfall_mm' }],
+      locations: [{ ...CELL, kind: 'grid', index: 'rainfall_mm', series: '-1.25,36.75' }],
       basis: { loss_threshold: 0.3, outcomes: [{ location: CELL.location, season: 2009, loss_ratio: 0.62 }] },
     });
   });
@@ -173,6 +173,12 @@ describe('POST /insurance/products/backtest', () => {
       { ...VALID, locations: [{ source_id: 'modis', location: 'farm/field' }] },
       422,
       'source_index_mismatch',
+    ],
+    [
+      'a location not of its source',
+      { ...VALID, locations: [{ source_id: 'chirps', location: 'KE-NBO' }] },
+      422,
+      'unknown_location',
     ],
     ['a season not over', { ...VALID, seasons: { from: 2000, to: 2027 } }, 422, 'seasons_not_past'],
     ['a sheet without a season', { ...VALID, sheet: seasonless }, 422, 'season_missing'],

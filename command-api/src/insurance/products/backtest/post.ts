@@ -1,10 +1,5 @@
 import { loadAggregate, loadStream } from '@cropcover/application';
-import {
-  type IndexSourceKind,
-  ProductBacktestJob,
-  ProductBacktestRequest,
-  type ReadingIndex,
-} from '@cropcover/contracts';
+import { ProductBacktestJob, ProductBacktestRequest } from '@cropcover/contracts';
 import {
   indexSourceAggregate,
   indexSourceStream,
@@ -12,6 +7,11 @@ import {
   productAggregate,
   productStreamId,
   productToBacktest,
+  type RegisteredIndexSource,
+  readingLocationWithUnits,
+  type UnitAreas,
+  unitAreasAggregate,
+  unitAreasStream,
   utcDate,
 } from '@cropcover/domain';
 import { recordProductBacktestRequest } from '@cropcover/read-store';
@@ -47,7 +47,8 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         'season_missing: the sheet names no season and the request gives none; term_not_product_season: the ' +
         'season given is not the sheet’s; invalid_term: the season is over 366 days; window_outside_term: the ' +
         'season does not hold the covers’ windows; seasons_not_past: the last season is not over; ' +
-        'source_index_mismatch: a location’s source does not read a backtested cover’s index',
+        'source_index_mismatch: a location’s source does not read a backtested cover’s index; ' +
+        'unknown_location: a location is no location of its source',
       codes: [
         'invalid_term_sheet',
         'peril_not_in_product',
@@ -57,6 +58,7 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         'window_outside_term',
         'seasons_not_past',
         'source_index_mismatch',
+        'unknown_location',
       ],
     },
   },
@@ -77,7 +79,7 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         );
   const plan = planProductBacktest(body, product, utcDate(context.now));
   const covers = plan.sheet.covers.filter((cover) => plan.perils.includes(cover.peril));
-  const sources = new Map<string, { kind: IndexSourceKind; index: ReadingIndex }>();
+  const sources = new Map<string, { source: RegisteredIndexSource; units: UnitAreas }>();
   for (const sourceId of new Set(body.locations.map((location) => location.source_id))) {
     const state = await loadAggregate(deps.eventStore, indexSourceStream(sourceId), indexSourceAggregate);
     if (state.status !== 'registered') throw refuse('source_not_found', `No index source ${sourceId}.`);
@@ -88,7 +90,8 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
         `source ${sourceId} reads ${state.source.index}; the ${other.peril} cover reads ${other.reading}`,
       );
     }
-    sources.set(sourceId, { kind: state.source.kind, index: state.source.index });
+    const units = await loadAggregate(deps.eventStore, unitAreasStream(sourceId), unitAreasAggregate);
+    sources.set(sourceId, { source: state.source, units });
   }
   const request = {
     job_id: newResourceId(res),
@@ -99,7 +102,12 @@ export const requestProductBacktestRoute = commandRoute('POST /insurance/product
     season: plan.season,
     year_from: plan.years.from,
     year_to: plan.years.to,
-    locations: body.locations.map((location) => ({ ...location, ...sources.get(location.source_id)! })),
+    locations: body.locations.map((location) => {
+      const { source, units } = sources.get(location.source_id)!;
+      // The series a policy there reads: a posted point's grid cell, a station, a unit (422 unknown_location).
+      const series = readingLocationWithUnits(source, units, location.location);
+      return { ...location, kind: source.kind, index: source.index, series };
+    }),
     basis:
       body.outcomes === undefined || body.loss_threshold === undefined
         ? null
