@@ -1,4 +1,4 @@
-import type { TermSheet } from '@cropcover/contracts';
+import type { FrozenClimatology, TermSheet } from '@cropcover/contracts';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../insurance/calendar/calendar-date';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
@@ -136,6 +136,58 @@ describe('a location backtested', () => {
     // 2023 is not counted. Payout ranks 1, 2, 3; loss ranks 1, 3, 2: ρ = 1 − 6·2 / (3·8) = 0.5.
     expect(pairs).toHaveLength(3);
     expect(view.basis_risk).toMatchObject({ pairs: 3, spearman: 0.5, false_negatives: 0, false_positives: 0 });
+  });
+});
+
+describe('a location whose climatology cannot serve the sheet', () => {
+  /** June's rain against the location's monthly normal. */
+  const NORMALS_SHEET: TermSheet = {
+    ...SHEET,
+    schema: 'cropcover.term-sheet/2',
+    season: { from: '06-01', to: '06-30' },
+    covers: [
+      {
+        ...SHEET.covers[0]!,
+        phases: [
+          {
+            ...SHEET.covers[0]!.phases[0]!,
+            window: { from: '06-01', to: '06-30' },
+            blocks: { by: 'month', vs_normal: { as: 'percent', climatology: { name: 'rain' } } },
+            payout: { linear: { direction: 'below', trigger: 80, exit: 40 } },
+          },
+        ],
+      },
+    ],
+  };
+  const climatology = (period: FrozenClimatology['period']): FrozenClimatology => ({
+    name: 'rain',
+    version: 1,
+    digest: 'sha256:0f',
+    period,
+    stat: 'sum',
+    normals: [{ period: 6, starts: '06-01', n: 30, mean: 300, sd: null, percentiles: null }],
+  });
+  const backtestWith = (normals: FrozenClimatology) =>
+    backtestLocation({
+      sourceId: 'chirps',
+      location: '-1.25,36.75',
+      sheet: NORMALS_SHEET,
+      perils: ['drought'],
+      season: NORMALS_SHEET.season!,
+      years: { from: 2020, to: 2022 },
+      today: TODAY,
+      readings: READINGS,
+      climatologies: { drought: normals },
+    }).view;
+
+  it('is skipped with the reason quote would refuse it, reading no season', () => {
+    expect(backtestWith(climatology('dekad'))).toMatchObject({
+      status: 'skipped',
+      skip_reason: { code: 'climatology_period' },
+      seasons: [],
+      statistics: null,
+    });
+    expect(backtestWith(climatology('month')).status).toBe('evaluated');
   });
 });
 
