@@ -45,6 +45,7 @@ export { type DailyRound, type LiveEvaluation, liveEvaluation, type RoundEvaluat
 export { loadPolicyDataSources, type PolicyDataQuery } from './policies/policy-data-sources';
 export { DEFAULT_MAX_PRICED_QUOTES, pricedQuotes, type QuoteInputs } from './policies/priced-quotes';
 export { type BacktestProgress, computePortfolioBacktest } from './portfolio/portfolio-backtest';
+export { computeProductBacktest } from './products/product-backtest';
 export { type IssuedInProgramme, issueInProgramme } from './programmes/issue-in-programme';
 export {
   DEFAULT_MAX_CACHED_READINGS,

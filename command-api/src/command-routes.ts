@@ -22,6 +22,7 @@ import { settlePayoutRoute } from './insurance/payouts/payout_id/settle/post';
 import { evaluatePolicyRoute } from './insurance/policies/policy_id/evaluate/post';
 import { lapsePolicyRoute } from './insurance/policies/policy_id/lapse/post';
 import { issuePolicyRoute } from './insurance/policies/post';
+import { requestProductBacktestRoute } from './insurance/products/backtest/post';
 import { payoutCurveRoute } from './insurance/products/payout-curve/post';
 import { registerProductRoute } from './insurance/products/post';
 import { registerProductVersionRoute } from './insurance/products/product_id/versions/post';
@@ -64,6 +65,7 @@ export const commandRoutes: readonly Route<CommandApiDeps>[] = [
     registerProductRoute,
     validateProductSheetRoute,
     payoutCurveRoute,
+    requestProductBacktestRoute,
     registerProductVersionRoute,
     retireProductVersionRoute,
   ]),

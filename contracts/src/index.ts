@@ -202,6 +202,23 @@ export {
   PERCENTILE_RANKS,
 } from './insurance/climatologies';
 export { ClimatologyName } from './insurance/climatology-name';
+// Products as a designer tries them (TERM-SHEETS.md §5.1): the backtest over many locations, its basis risk
+export {
+  BasisRisk,
+  BacktestLocation,
+  CoverSeason,
+  LocationBacktest,
+  LocationSeason,
+  LocationStatistics,
+  MAX_BACKTEST_LOCATIONS,
+  MAX_BACKTEST_SEASONS,
+  ObservedOutcome,
+  ProductBacktestJob,
+  ProductBacktestPathParams,
+  ProductBacktestQuery,
+  ProductBacktestRequest,
+  ProductBacktestSummary,
+} from './insurance/product-backtests';
 export {
   MAX_UNITS_PER_SOURCE,
   UnitArea,

@@ -22,6 +22,7 @@ import { listEvaluations } from './insurance/policies/policy_id/evaluations/get'
 import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
 import { getPolicy } from './insurance/policies/policy_id/get';
 import { listTriggerCourses } from './insurance/policies/policy_id/trigger-courses/get';
+import { getProductBacktest } from './insurance/products/backtests/job_id/get';
 import { listProducts } from './insurance/products/get';
 import { getProduct } from './insurance/products/product_id/get';
 import { getProductVersion } from './insurance/products/product_id/versions/version/get';
@@ -49,7 +50,7 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
     listTriggerCourses,
     listIndexReadings,
   ]),
-  ...tagged('Products', [listProducts, getProduct, getProductVersion]),
+  ...tagged('Products', [listProducts, getProductBacktest, getProduct, getProductVersion]),
   ...tagged('Index data', [
     listIndexSources,
     getIndexSource,

@@ -75,6 +75,17 @@ export {
   recordBacktestRequest,
   renewBacktestLease,
 } from './queries/portfolio-backtests';
+export {
+  claimProductBacktest,
+  finishProductBacktest,
+  loadProductBacktestJob,
+  type ProductBacktestJobRecord,
+  type ProductBacktestLease,
+  type ProductBacktestOutcome,
+  type ProductBacktestRequestRecord,
+  recordProductBacktestRequest,
+  renewProductBacktestLease,
+} from './queries/product-backtests';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';
 export { listProgrammes, loadProgramme, type ProgrammeRecord, type ProgrammeScope } from './queries/programmes';
@@ -104,10 +115,12 @@ export type * from './schema/command-api/farmer-key-tables';
 export type * from './schema/command-api/idempotency-tables';
 export type * from './schema/command-api/index-readings-tables';
 export type * from './schema/command-api/portfolio-backtest-request-tables';
+export type * from './schema/command-api/product-backtest-request-tables';
 export type * from './schema/command-api/webhook-secret-tables';
 export type * from './schema/monitor/climatology-tables';
 export type * from './schema/monitor/policy-monitor-tables';
 export type * from './schema/monitor/portfolio-backtest-run-tables';
+export type * from './schema/monitor/product-backtest-run-tables';
 export type * from './schema/projector/checkpoint-tables';
 export type * from './schema/projector/index-source-tables';
 export type * from './schema/projector/policy-tables';

@@ -4,10 +4,12 @@ import type { FarmerKeyTables } from './schema/command-api/farmer-key-tables';
 import type { IdempotencyKeysTable } from './schema/command-api/idempotency-tables';
 import type { IndexReadingsTables } from './schema/command-api/index-readings-tables';
 import type { PortfolioBacktestRequestTables } from './schema/command-api/portfolio-backtest-request-tables';
+import type { ProductBacktestRequestTables } from './schema/command-api/product-backtest-request-tables';
 import type { WebhookSecretTables } from './schema/command-api/webhook-secret-tables';
 import type { ClimatologyTables } from './schema/monitor/climatology-tables';
 import type { PolicyMonitorTables } from './schema/monitor/policy-monitor-tables';
 import type { PortfolioBacktestRunTables } from './schema/monitor/portfolio-backtest-run-tables';
+import type { ProductBacktestRunTables } from './schema/monitor/product-backtest-run-tables';
 import type { CheckpointTables } from './schema/projector/checkpoint-tables';
 import type { IndexSourceTables } from './schema/projector/index-source-tables';
 import type { PolicyTables } from './schema/projector/policy-tables';
@@ -44,6 +46,8 @@ export interface ReadModels
     PortfolioBacktestRunTables,
     ClimatologyRequestTables,
     ClimatologyTables,
+    ProductBacktestRequestTables,
+    ProductBacktestRunTables,
     AuditLogTables {
   idempotency_keys: IdempotencyKeysTable;
 }

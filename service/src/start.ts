@@ -61,6 +61,7 @@ import {
   startErasedFarmerSnapshots,
   startPolicyMonitor,
   startPortfolioBacktestRunner,
+  startProductBacktestRunner,
   startProgrammeBookKeeper,
   startWebhookDispatcher,
 } from '@cropcover/workers';
@@ -279,6 +280,8 @@ export const startService = async (
   const backtests = runs('monitor') ? startPortfolioBacktestRunner({ eventStore, db, clock, logger }) : undefined;
   // So are the climatologies asked for.
   const climatologies = runs('monitor') ? startClimatologyRunner({ db, clock, logger }) : undefined;
+  // And the product backtests.
+  const productBacktests = runs('monitor') ? startProductBacktestRunner({ db, clock, logger }) : undefined;
   // And erasures drop the monitor's snapshots of the erased farmers' policies.
   const erasedSnapshots = runs('monitor') ? await startErasedFarmerSnapshots({ eventStore, db, logger }) : undefined;
   // The command API writes the index file ingestions: it takes up the ones a stopped process left unfinished.
@@ -308,6 +311,7 @@ export const startService = async (
   if (bookKeeper) stops.push(bookKeeper.stop);
   if (backtests) stops.push(backtests.stop);
   if (climatologies) stops.push(climatologies.stop);
+  if (productBacktests) stops.push(productBacktests.stop);
   if (erasedSnapshots) stops.push(erasedSnapshots.stop);
   if (ingestions) stops.push(ingestions.stop);
   if (dispatcher) stops.push(dispatcher.stop);

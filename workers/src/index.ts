@@ -13,6 +13,10 @@ export {
   startPortfolioBacktestRunner,
 } from './portfolio-backtests/portfolio-backtest-runner';
 export {
+  type ProductBacktestRunnerOptions,
+  startProductBacktestRunner,
+} from './product-backtests/product-backtest-runner';
+export {
   type ProgrammeBookKeeper,
   startProgrammeBookKeeper,
 } from './programme-book/start-programme-book-keeper';

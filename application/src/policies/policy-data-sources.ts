@@ -69,7 +69,7 @@ export const loadPolicyDataSources = async (
 
 /** Each peril whose cover reads its blocks against a climatology gets the version named (or the latest)
  *  of its source, with the numbers of its location: what the policy freezes (INDEX-DATA §3). */
-const withClimatologies = async (
+export const withClimatologies = async (
   db: Kysely<ReadModels>,
   resolved: PolicyDataSources,
   sheet: TermSheet,

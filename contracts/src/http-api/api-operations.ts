@@ -52,6 +52,12 @@ import {
   PolicyPathParams,
 } from '../insurance/policy';
 import {
+  ProductBacktestJob,
+  ProductBacktestPathParams,
+  ProductBacktestQuery,
+  ProductBacktestRequest,
+} from '../insurance/product-backtests';
+import {
   Product,
   ProductIfMatchHeader,
   ProductList,
@@ -145,6 +151,11 @@ export const apiOperations = {
   'GET /insurance/policies/{policy_id}/trigger-courses': { params: PolicyPathParams, success: PolicyTriggerCourses },
   'GET /insurance/index-readings': { query: IndexReadingsQuery, success: IndexReadingList },
   'GET /insurance/products': { query: ProductsQuery, success: ProductList },
+  'GET /insurance/products/backtests/{job_id}': {
+    params: ProductBacktestPathParams,
+    query: ProductBacktestQuery,
+    success: ProductBacktestJob,
+  },
   'GET /insurance/products/{product_id}': { params: ProductPathParams, success: Product },
   'GET /insurance/products/{product_id}/versions/{version}': {
     params: ProductVersionPathParams,
@@ -236,6 +247,7 @@ export const apiOperations = {
   'POST /insurance/products': { body: ProductRegisterRequest, success: ProductVersion },
   'POST /insurance/products/validate': { body: ProductSheetRequest, success: ProductSheetValidation },
   'POST /insurance/products/payout-curve': { body: PayoutCurveRequest, success: PayoutCurve },
+  'POST /insurance/products/backtest': { body: ProductBacktestRequest, success: ProductBacktestJob },
   'POST /insurance/products/{product_id}/versions': {
     params: ProductPathParams,
     headers: ProductIfMatchHeader,

@@ -111,6 +111,10 @@ export const PROBLEM_STATUSES = {
   required_peril_missing: 422,
   term_not_product_season: 422,
   window_outside_term: 422,
+  // The product backtest (TERM-SHEETS.md §5.1): a season not over yet; a sheet without a season, none given
+  seasons_not_past: 422,
+  season_missing: 422,
+  product_backtest_not_found: 404,
 
   // Policies: evaluation, lapse, closing
   policy_exists: 409,

@@ -13,6 +13,7 @@ export * from './payout-curve';
 export * from './peril';
 export * from './phases';
 export * from './policy';
+export * from './product-backtests';
 export * from './products';
 export * from './provenance';
 export * from './quote';

@@ -141,3 +141,28 @@ const organizationsToSell = (state: Product, productId: string, version: number 
   const sold = versionToSell(state, productId, version);
   return { ref: { product_id: productId, version: sold.version, digest: sold.digest }, sheet: sold.sheet };
 };
+
+/** The version a product backtest reads (TERM-SHEETS.md §5.1): the one named, retired or not (a designer
+ *  compares old terms with new), else the latest active one, else the latest; `default` is built in. A
+ *  digest, when given, must be the version's. */
+export const productToBacktest = (state: Product, choice: ProductChoice): ProductTerms => {
+  if (choice.product_id === DEFAULT_PRODUCT_ID) return productToSell(initialProduct, choice);
+  if (state.status !== 'registered') {
+    throw new DomainError('not_found', 'product_not_found', `no product ${choice.product_id} is visible to you`);
+  }
+  const version =
+    choice.version === undefined
+      ? (state.versions.findLast((candidate) => candidate.status === 'active') ?? latestVersion(state))
+      : state.versions.find((candidate) => candidate.version === choice.version);
+  if (version === undefined || (choice.digest !== undefined && choice.digest !== version.digest)) {
+    throw new DomainError(
+      'not_found',
+      'product_not_found',
+      `${choice.product_id} has no version ${choice.version ?? ''} ${choice.digest ?? ''}`.trim(),
+    );
+  }
+  return {
+    ref: { product_id: choice.product_id, version: version.version, digest: version.digest },
+    sheet: version.sheet,
+  };
+};

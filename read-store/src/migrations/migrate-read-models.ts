@@ -44,6 +44,7 @@ import { climatologies } from './0066-climatologies';
 import { locationsOfInterest } from './0070-locations-of-interest';
 import { indexFileIngestionLeases } from './0080-index-file-ingestion-leases';
 import { policySnapshotOwner } from './0090-policy-snapshot-owner';
+import { productBacktests } from './0091-product-backtests';
 
 // In-code migrations, ordered by name. Their own bookkeeping tables keep them apart from other
 // packages that may run a kysely Migrator against the same database.
@@ -92,6 +93,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '0070-locations-of-interest': locationsOfInterest,
   '0080-index-file-ingestion-leases': indexFileIngestionLeases,
   '0090-policy-snapshot-owner': policySnapshotOwner,
+  '0091-product-backtests': productBacktests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => readModelMigrations };

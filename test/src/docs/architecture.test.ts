@@ -148,6 +148,7 @@ const tableOwners: Record<string, { readonly process: string; readonly writers: 
   webhook_secrets: { process: 'command-api', writers: ['application/src/webhooks/webhook-secret.ts'] },
   farmer_keys: { process: 'command-api', writers: ['application/src/personal-data/farmer-keys.ts'] },
   climatology_requests: { process: 'command-api', writers: ['read-store/src/queries/climatologies.ts'] },
+  product_backtest_requests: { process: 'command-api', writers: ['read-store/src/queries/product-backtests.ts'] },
   portfolio_backtest_requests: { process: 'command-api', writers: ['read-store/src/queries/portfolio-backtests.ts'] },
   // The monitor: its rounds, its cache of policy streams, the jobs it runs.
   policy_monitor_rounds: { process: 'monitor', writers: ['workers/src/monitor/policy-claim.ts'] },
@@ -157,6 +158,8 @@ const tableOwners: Record<string, { readonly process: string; readonly writers: 
   climatology_runs: { process: 'monitor', writers: ['read-store/src/queries/climatologies.ts'] },
   climatologies: { process: 'monitor', writers: ['read-store/src/queries/climatologies.ts'] },
   climatology_normals: { process: 'monitor', writers: ['read-store/src/queries/climatologies.ts'] },
+  product_backtest_runs: { process: 'monitor', writers: ['read-store/src/queries/product-backtests.ts'] },
+  product_backtest_locations: { process: 'monitor', writers: ['read-store/src/queries/product-backtests.ts'] },
   // The webhook dispatcher: its delivery ledger.
   webhook_targets: { process: 'webhook-dispatcher', writers: ['workers/src/webhook-dispatcher/delivery-recorder.ts'] },
   webhook_breach_positions: {

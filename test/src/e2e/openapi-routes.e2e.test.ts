@@ -282,6 +282,19 @@ describe('every route of the OpenAPI document, walked over HTTP through a Prism 
     expect(drawn.status).toBe(200);
     await call('post', '/insurance/products/payout-curve', { caller: insurer, body: { ...curve, sheet: broken } });
     await call('post', '/insurance/products/payout-curve', { caller: insurer, body: { ...curve, phase: 'none' } });
+    const backtest = {
+      product: { product_id: 'walk-rain-days' },
+      locations: [{ source_id: ids.source_id, location: '-1.25,36.75' }],
+      seasons: { from: 2020, to: 2024 },
+    };
+    const asked = await call('post', '/insurance/products/backtest', { caller: insurer, body: backtest });
+    expect(asked.status).toBe(202);
+    ids.job_id = asked.body.job_id;
+    const notOver = { ...backtest, seasons: { from: 2020, to: 2099 } };
+    await call('post', '/insurance/products/backtest', { caller: insurer, body: notOver });
+    await call('post', '/insurance/products/backtest', { caller: insurer, body: { ...backtest, sheet } });
+    await call('get', '/insurance/products/backtests/{job_id}', { caller: insurer, params: ids });
+    await call('get', '/insurance/products/backtests/{job_id}', { caller: insurer, params: { job_id: randomUUID() } });
     await call('post', '/insurance/products/{product_id}/versions', { caller: insurer, params: ids, body: { sheet } });
     const renamed = { ...sheet, name: 'Rain-day cover, 2027 wording' };
     const next = { caller: insurer, params: ids, body: { sheet: renamed }, headers: { 'If-Match': '"v1"' } };
