@@ -224,6 +224,8 @@ export const PerilDataSource = z
     product: ProductDescriptor.nullable().optional(),
     unit: SourceUnit.nullable().optional(),
     cadence: Cadence.nullable().optional(),
+    /** The model behind a modelled index (INDEX-DATA §4), as registered when the policy was issued. */
+    model: ModelDescriptor.nullable().optional(),
     /** The climatology the cover's blocks read against, frozen at issue with the location's numbers. */
     climatology: FrozenClimatology.optional(),
   })

@@ -39,6 +39,7 @@ const sources = new Map<string, IndexSourceState>([
         product: { name: 'CHIRPS', version: '2.0' },
         unit: 'mm',
         cadence: 'dekad',
+        model: { name: 'chirps-blend', version: '2.0.3', digest: 'sha256:5e' },
       }),
     ),
   ],
@@ -89,7 +90,7 @@ describe('resolving the data each peril reads', () => {
       drought: { source_id: 'src-grid', kind: 'grid', index: 'rainfall_mm', location: '-1.3,36.8' },
     }));
 
-  it('reads a bilinear grid source at the field’s own point, with the grid it interpolates on and what its data is', () =>
+  it('reads a bilinear grid source at the field’s own point, with the grid it interpolates on, what its data is and the model behind it', () =>
     given({ perils: ['drought'], choice: { drought: 'src-bilinear' } }).thenResolves({
       drought: {
         source_id: 'src-bilinear',
@@ -100,6 +101,7 @@ describe('resolving the data each peril reads', () => {
         product: { name: 'CHIRPS', version: '2.0' },
         unit: 'mm',
         cadence: 'dekad',
+        model: { name: 'chirps-blend', version: '2.0.3', digest: 'sha256:5e' },
       },
     }));
 

@@ -123,6 +123,7 @@ export const resolveDataSources = (
           ...(source.product === null ? {} : { product: source.product }),
           ...(source.unit === null ? {} : { unit: source.unit }),
           ...(source.cadence === 'daily' ? {} : { cadence: source.cadence }),
+          ...(source.model === null ? {} : { model: source.model }),
         },
       ];
     }),
