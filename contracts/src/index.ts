@@ -204,8 +204,8 @@ export {
 export { ClimatologyName } from './insurance/climatology-name';
 // Products as a designer tries them (TERM-SHEETS.md §5.1): the backtest over many locations, its basis risk
 export {
-  BasisRisk,
   BacktestLocation,
+  BasisRisk,
   CoverSeason,
   LocationBacktest,
   LocationSeason,

@@ -19,6 +19,15 @@ export const READING_BOUNDS: Readonly<Record<ReadingIndex, { readonly min: numbe
   water_balance_mm: { min: -1000, max: 1000 },
   area_yield_t_ha: { min: 0, max: 100 },
   loss_factor: { min: 0, max: 1 },
+  tmax_f: { min: -76, max: 140 },
+  tmin_f: { min: -76, max: 140 },
+  tmean_c: { min: -60, max: 60 },
+  predicted_mortality_pct: { min: 0, max: 100 },
+  // A score, unbounded in its unit; these bounds only keep a gap's fill finite.
+  forage_index: { min: -1_000_000, max: 1_000_000 },
+  // Integer minor units of the sheet's currency (a modelled loss pays through a tick at 1 per unit).
+  modelled_loss_minor: { min: 0, max: 1_000_000_000_000 },
+  area_yield_bu_ac: { min: 0, max: 1000 },
 };
 
 export const MAX_READINGS_PER_REQUEST = 10_000;

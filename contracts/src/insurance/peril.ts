@@ -16,6 +16,13 @@ export const Peril = z
     'heat',
     'humidity',
     'yield_shortfall',
+    // Version 2 (TERM-SHEETS.md §5): heat on livestock and crops, disease-congenial weather, forage,
+    // livestock mortality (IBLI) and modelled losses (ARC, CCRIF).
+    'heat_stress',
+    'disease_risk',
+    'forage_deficit',
+    'livestock_mortality',
+    'modelled_loss',
   ])
   .openapi('Peril');
 export type Peril = z.infer<typeof Peril>;
@@ -41,6 +48,15 @@ export const ReadingIndex = z
     'water_balance_mm',
     'area_yield_t_ha',
     'loss_factor',
+    // Version 2 (TERM-SHEETS.md §5): °F temperatures for °F contracts, the daily mean, IBLI's predicted
+    // mortality, KLIP's forage index, a modelled loss in minor units and US area yields.
+    'tmax_f',
+    'tmin_f',
+    'tmean_c',
+    'predicted_mortality_pct',
+    'forage_index',
+    'modelled_loss_minor',
+    'area_yield_bu_ac',
   ])
   .openapi('ReadingIndex');
 export type ReadingIndex = z.infer<typeof ReadingIndex>;

@@ -75,6 +75,13 @@ export const UNITS_OF_INDEX: Readonly<Record<ReadingIndex, readonly SourceUnit[]
   water_balance_mm: ['index'],
   area_yield_t_ha: ['t_ha'],
   loss_factor: ['fraction', 'index', 'minor', 'head', 'count'],
+  tmax_f: ['degF'],
+  tmin_f: ['degF'],
+  tmean_c: ['degC'],
+  predicted_mortality_pct: ['pct'],
+  forage_index: ['index'],
+  modelled_loss_minor: ['minor'],
+  area_yield_bu_ac: ['bu_ac'],
 };
 
 export interface UnitBounds {

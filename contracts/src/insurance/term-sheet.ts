@@ -254,6 +254,23 @@ export const TERM_SHEET_SCHEMA = 'cropcover.term-sheet/1';
 /** Version 2 (TERM-SHEETS.md §5), a superset: every v1 sheet with this schema line pays the same. */
 export const TERM_SHEET_SCHEMA_V2 = 'cropcover.term-sheet/2';
 
+const VERSION_TWO_PERILS: ReadonlySet<string> = new Set([
+  'heat_stress',
+  'disease_risk',
+  'forage_deficit',
+  'livestock_mortality',
+  'modelled_loss',
+]);
+const VERSION_TWO_READINGS: ReadonlySet<string> = new Set([
+  'tmax_f',
+  'tmin_f',
+  'tmean_c',
+  'predicted_mortality_pct',
+  'forage_index',
+  'modelled_loss_minor',
+  'area_yield_bu_ac',
+]);
+
 /** Where a sheet uses what only version 2 can say, with the path: a v1 sheet must not. */
 export const versionTwoFeatures = (sheet: {
   readonly covers: readonly Cover[];
@@ -265,6 +282,8 @@ export const versionTwoFeatures = (sheet: {
     sheet.pricing?.[field] === undefined ? [] : [['pricing', field]],
   ),
   ...sheet.covers.flatMap((cover, at) => [
+    ...(VERSION_TWO_PERILS.has(cover.peril) ? [['covers', at, 'peril']] : []),
+    ...(VERSION_TWO_READINGS.has(cover.reading) ? [['covers', at, 'reading']] : []),
     ...(cover.phase_mode === undefined ? [] : [['covers', at, 'phase_mode']]),
     ...cover.phases.flatMap((phase, index) => {
       const path = ['covers', at, 'phases', index];

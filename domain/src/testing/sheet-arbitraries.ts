@@ -10,7 +10,10 @@ import {
   type Settle,
   type SheetAmounts,
   type StepRow,
+  TERM_SHEET_SCHEMA,
+  TERM_SHEET_SCHEMA_V2,
   type TermSheet,
+  versionTwoFeatures,
 } from '@cropcover/contracts';
 import fc from 'fast-check';
 import { addDays } from '../insurance/calendar/calendar-date';
@@ -238,7 +241,8 @@ export const termSheetArbitrary: fc.Arbitrary<TermSheet> = fc
     const whole = amounts.unit === 'minor' ? amounts.sum_insured_minor : 1;
     return fc.tuple(amount(amounts, whole), ...perils.map((peril) => coverOf(amounts, peril, whole))).map(
       ([limit, ...covers]): TermSheet => ({
-        schema: 'cropcover.term-sheet/1',
+        // Version 2 when a cover names a peril or a reading only version 2 has.
+        schema: versionTwoFeatures({ covers }).length === 0 ? TERM_SHEET_SCHEMA : TERM_SHEET_SCHEMA_V2,
         name: 'random sheet',
         season: SEASON,
         amounts,

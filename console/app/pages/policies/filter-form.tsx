@@ -23,6 +23,11 @@ const PERILS = everyValue<Peril>({
   heat: true,
   humidity: true,
   yield_shortfall: true,
+  heat_stress: true,
+  disease_risk: true,
+  forage_deficit: true,
+  livestock_mortality: true,
+  modelled_loss: true,
 });
 export const PAGE_SIZES = [20, 50, 100] as const;
 

@@ -302,3 +302,19 @@ describe('version 2 validation', () => {
     expect(validateTermSheet(misaligned).map((found) => found.code)).toEqual(['blocks_misaligned']);
   });
 });
+
+describe('version 2 readings and perils', () => {
+  it('a cover of livestock mortality on IBLI’s predicted mortality is version 2 only', () => {
+    const cover = {
+      ...H1.covers[0]!,
+      peril: 'livestock_mortality' as const,
+      reading: 'predicted_mortality_pct' as const,
+      phase_mode: undefined,
+      phases: [H1.covers[0]!.phases[0]!],
+    };
+    const v2 = { ...H1, covers: [cover] };
+    expect(TermSheetSchema.safeParse(v2).success).toBe(true);
+    const v1 = TermSheetSchema.safeParse({ ...v2, schema: 'cropcover.term-sheet/1' });
+    expect(v1.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['covers.0.peril', 'covers.0.reading']);
+  });
+});
