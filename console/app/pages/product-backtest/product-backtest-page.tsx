@@ -47,8 +47,8 @@ const JobResult = ({ job, query }: { job: ProductBacktestJob; query: URLSearchPa
             {product.product_id} version {product.version}
           </Link>
         )}
-        , its {job.perils.map((peril) => words(peril).toLowerCase()).join(', ')} cover
-        {job.perils.length === 1 ? '' : 's'} over the seasons {job.season.from} to {job.season.to} starting in{' '}
+        : its {job.perils.map((peril) => words(peril).toLowerCase()).join(', ')} cover
+        {job.perils.length === 1 ? '' : 's'}, over the seasons {job.season.from} to {job.season.to} of{' '}
         {job.seasons.from} to {job.seasons.to}; asked {timestamp(job.requested_at)}.
       </p>
       <Outcome job={job} query={query} />
