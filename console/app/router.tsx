@@ -79,19 +79,22 @@ export const usePlace = (): Place => {
 };
 
 /** A link between console pages: a plain click moves without reloading; modified clicks (new tab) are
- *  the browser's. */
+ *  the browser's. `current` marks the one of a set that is shown (`aria-current`). */
 export const Link = ({
   href,
   class: className,
+  current,
   children,
 }: {
   href: string;
   class?: string;
+  current?: boolean;
   children: ComponentChildren;
 }) => (
   <a
     href={href}
     class={className}
+    aria-current={current ? 'true' : undefined}
     onClick={(event) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();

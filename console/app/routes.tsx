@@ -3,6 +3,7 @@ import { PoliciesPage } from './pages/policies/policies-page';
 import { PolicyPage } from './pages/policy/policy-page';
 import { ProductPage } from './pages/product/product-page';
 import { ProductsPage } from './pages/product/products-page';
+import { ProductBacktestPage } from './pages/product-backtest/product-backtest-page';
 import { ProgrammePage } from './pages/programme/programme-page';
 import { ProgrammesPage } from './pages/programmes/programmes-page';
 import type { Route } from './router';
@@ -16,6 +17,10 @@ export const ROUTES: readonly Route[] = [
   {
     pattern: '/products/:product_id',
     page: (params, query) => <ProductPage productId={params.product_id!} query={query} />,
+  },
+  {
+    pattern: '/products/backtests/:job_id',
+    page: (params, query) => <ProductBacktestPage jobId={params.job_id!} query={query} />,
   },
   { pattern: '/programmes', page: () => <ProgrammesPage /> },
   {

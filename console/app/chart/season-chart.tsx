@@ -1,14 +1,21 @@
 import { figure } from '../format';
 import { linearScale } from './scales';
 
-// Losses per season as bars, gross and net side by side, with a line across for each average: the
-// as-if history of a book. What is drawn carries data attributes, and a table says the same in figures.
+// Amounts per season as bars, a bar for each series side by side (a book's gross and net loss, a
+// product's amount due at a location), with a line across for each average. What is drawn carries data
+// attributes, and a table beside the chart says the same in figures.
+
+export interface SeasonSeries {
+  /** Names the bars' and the average's colours: `season-<kind>`, `average-<kind>`. */
+  readonly kind: string;
+  readonly label: string;
+}
 
 export interface SeasonBar {
   readonly key: string;
   readonly label: string;
-  readonly gross: number;
-  readonly net: number;
+  /** One value a series, in the model's series order. */
+  readonly values: readonly number[];
   /** A season whose data was not complete is drawn hatched and said so. */
   readonly complete: boolean;
 }
@@ -18,8 +25,9 @@ export interface SeasonChartModel {
   readonly title: string;
   readonly description: string;
   readonly unit: string;
+  readonly series: readonly SeasonSeries[];
   readonly bars: readonly SeasonBar[];
-  readonly averages: readonly { readonly kind: 'gross' | 'net'; readonly label: string; readonly value: number }[];
+  readonly averages: readonly { readonly kind: string; readonly label: string; readonly value: number }[];
 }
 
 const WIDTH = 840;
@@ -29,17 +37,18 @@ const MARGIN = { left: 80, right: 24, top: 28, bottom: 40 };
 export const SeasonChart = ({ model }: { model: SeasonChartModel }) => {
   const bottom = HEIGHT - MARGIN.bottom;
   const scale = linearScale(
-    [...model.bars.flatMap((bar) => [bar.gross, bar.net]), ...model.averages.map((average) => average.value)],
+    [...model.bars.flatMap((bar) => bar.values), ...model.averages.map((average) => average.value)],
     bottom,
     MARGIN.top,
   );
   const slot = (WIDTH - MARGIN.left - MARGIN.right) / Math.max(1, model.bars.length);
   const xOf = (index: number) => MARGIN.left + index * slot;
-  const barWidth = slot * 0.38;
+  const barWidth = (slot * 0.76) / Math.max(1, model.series.length);
   const titleId = `${model.id}-title`;
   const descriptionId = `${model.id}-description`;
-  const bar = (kind: 'gross' | 'net', value: number, x: number) => (
+  const bar = (kind: string, value: number, x: number) => (
     <rect
+      key={kind}
       class={`season-${kind}`}
       x={x}
       width={barWidth}
@@ -78,16 +87,16 @@ export const SeasonChart = ({ model }: { model: SeasonChartModel }) => {
             key={season.key}
             class={season.complete ? 'season' : 'season season-incomplete'}
             data-season={season.key}
-            data-gross={season.gross}
-            data-net={season.net}
             data-complete={season.complete}
           >
             <title>
-              {season.label}: gross {figure(season.gross)}, net {figure(season.net)}
+              {season.label}:{' '}
+              {model.series.map((series, at) => `${series.label} ${figure(season.values[at])}`).join(', ')}
               {season.complete ? '' : ' (incomplete data)'}
             </title>
-            {bar('gross', season.gross, xOf(index) + slot * 0.1)}
-            {bar('net', season.net, xOf(index) + slot * 0.1 + barWidth)}
+            {model.series.map((series, at) =>
+              bar(series.kind, season.values[at] ?? 0, xOf(index) + slot * 0.12 + at * barWidth),
+            )}
             <text x={xOf(index) + slot / 2} y={bottom + 18} text-anchor="middle">
               {season.label}
             </text>
@@ -111,14 +120,12 @@ export const SeasonChart = ({ model }: { model: SeasonChartModel }) => {
       </svg>
       <figcaption>
         <ul class="legend">
-          <li>
-            <span class="swatch swatch-season-gross" aria-hidden="true" />
-            gross loss
-          </li>
-          <li>
-            <span class="swatch swatch-season-net" aria-hidden="true" />
-            net of treaties
-          </li>
+          {model.series.map((series) => (
+            <li key={series.kind}>
+              <span class={`swatch swatch-season-${series.kind}`} aria-hidden="true" />
+              {series.label}
+            </li>
+          ))}
           {model.averages.map((average) => (
             <li key={average.kind}>
               <span class={`swatch swatch-average-${average.kind}`} aria-hidden="true" />

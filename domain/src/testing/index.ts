@@ -14,6 +14,7 @@ export {
 } from './index-sources';
 export { insuredFarmEvents } from './insured-farm';
 export { policyIssuedEvents } from './issued-policy';
+export { JUNE_DRY_SHEET } from './june-dry-sheet';
 export {
   BACKTEST_THEN,
   EVENTS_DECIDED_THEN,

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sheetDigest } from '@cropcover/domain';
-import { KHARIF_DEFICIT_SHEET, RAIN_DAYS_SHEET, TERM_ANCHORED_PHASES_SHEET } from '@cropcover/domain/testing';
+import {
+  JUNE_DRY_SHEET,
+  KHARIF_DEFICIT_SHEET,
+  RAIN_DAYS_SHEET,
+  TERM_ANCHORED_PHASES_SHEET,
+} from '@cropcover/domain/testing';
 import { createPostgresEventStore } from '@cropcover/eventstore';
 import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool, SANDBOX_AUDIT_SIGNING_KEY } from '@cropcover/runtime';
@@ -278,6 +283,121 @@ describeNeeding('the console', chromiumMissing, () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
+
+  // Issue 35: a product backtested from its page, its job followed to each location's statistics and basis
+  // risk, and the seasons of the location chosen as a table and a chart. The figures are the rain posted:
+  // June 1–10 of 2019–2021, 100, 25 and 100 mm in the WET cell, 100, 0 and 40 mm in the DRY one.
+  it('backtests a product from its page: each location’s statistics, and the seasons of the one chosen', async () => {
+    const designer: Caller = { sub: 'designer-b', org: 'org-b', roles: ['insurer'] };
+    const feed: Caller = { sub: 'chirps-feed-b', org: 'org-data-b', roles: ['data_provider'] };
+    const WET = '-1.25,36.75';
+    const DRY = '-1.50,36.75';
+    const rain: Record<string, Record<number, number>> = {
+      [WET]: { 2019: 10, 2020: 2.5, 2021: 10 },
+      [DRY]: { 2019: 10, 2020: 0, 2021: 4 },
+    };
+    const source = await api.post('/insurance/index-sources', feed, {
+      kind: 'grid',
+      name: 'CHIRPS for the console',
+      index: 'rainfall_mm',
+      resolution_deg: 0.25,
+    });
+    expect(source.status).toBe(201);
+    const sourceId: string = source.body.source_id;
+    const readings = Object.entries(rain).flatMap(([location, years]) =>
+      Object.entries(years).flatMap(([year, mm]) =>
+        Array.from({ length: 10 }, (_, day) => ({
+          source_id: sourceId,
+          location,
+          date: `${year}-06-${String(day + 1).padStart(2, '0')}`,
+          value: mm,
+        })),
+      ),
+    );
+    expect((await api.post('/insurance/index-readings', feed, { readings })).status).toBe(200);
+    expect(
+      (await api.post('/insurance/products', designer, { product_id: 'june-dry', sheet: JUNE_DRY_SHEET })).status,
+    ).toBe(201);
+
+    await openPage();
+    await signIn(designer, '/console/products/june-dry');
+    const form = page.getByRole('form', { name: 'Backtest the product' });
+    await form.waitFor();
+    // Refused in the page, before anything is asked: losses observed without their threshold.
+    await form.getByLabel('Source id').fill(sourceId);
+    await form.getByLabel('Locations, one a line').fill(`${WET}\n${DRY}`);
+    await form.getByLabel('From', { exact: true }).fill('2019');
+    await form.getByLabel('to', { exact: true }).fill('2021');
+    // WET's pairs (payout share, loss): (0, .1), (.5, .4), (0, .6): the last a loss above 0.3 left unpaid.
+    await form
+      .getByLabel(/^Observed losses/)
+      .fill(`${WET} 2019 0.1\n${WET} 2020 0.4\n${WET} 2021 0.6\n${DRY} 2020 0.7`);
+    await form.getByRole('button', { name: 'Run the backtest' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('loss threshold');
+    expect(requested.some((url) => url.endsWith('/insurance/products/backtest'))).toBe(false);
+    await form.getByLabel('Loss threshold (with observed losses)').fill('0.3');
+    await form.getByRole('button', { name: 'Run the backtest' }).click();
+
+    const done = page.locator('[data-backtest-status="succeeded"]');
+    await done.waitFor({ timeout: 60_000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/products\/backtests\/[^/]+$/);
+    const rows = await page
+      .locator('[data-locations] tbody tr')
+      .evaluateAll((all) =>
+        all.map((row) =>
+          ['location', 'average-loss-cost', 'payout-frequency', 'worst-season', 'spearman', 'false-negatives'].map(
+            (name) =>
+              row.querySelector(`[data-${name}]`)?.getAttribute(`data-${name}`) ?? row.getAttribute(`data-${name}`),
+          ),
+        ),
+      );
+    // WET: ranks of payouts (1.5, 3, 1.5) against losses (1, 2, 3) do not correlate; DRY has one pair only,
+    // too few for a ρ.
+    expect(rows).toEqual([
+      [WET, '0.166667', '0.333333', '2020', '0', '1'],
+      [DRY, '0.4', '0.666667', '2020', '', '0'],
+    ]);
+
+    // The first location is charted until another is chosen; the chart draws the money each season was due.
+    const dueBySeason = () =>
+      page
+        .locator('svg[data-chart="amount-due-seasons"] [data-season]')
+        .evaluateAll((all) =>
+          all.map((season) => [
+            season.getAttribute('data-season'),
+            season.querySelector('[data-kind="due"]')?.getAttribute('data-value'),
+          ]),
+        );
+    expect(await dueBySeason()).toEqual([
+      ['2019', '0'],
+      ['2020', '5000'],
+      ['2021', '0'],
+    ]);
+    await page.getByRole('link', { name: DRY }).click();
+    await page.locator(`[data-location-seasons="${DRY}"]`).waitFor();
+    expect(new URL(page.url()).searchParams.get('location')).toBe(DRY);
+    expect(await dueBySeason()).toEqual([
+      ['2019', '0'],
+      ['2020', '10000'],
+      ['2021', '2000'],
+    ]);
+    const seasons = await page
+      .locator('table[data-seasons] tbody tr')
+      .evaluateAll((all) =>
+        all.map((row) => [
+          row.getAttribute('data-season'),
+          row.querySelector('[data-index]')?.getAttribute('data-index'),
+          row.querySelector('[data-status]')?.getAttribute('data-status'),
+        ]),
+      );
+    expect(seasons).toEqual([
+      ['2019', '100', 'complete'],
+      ['2020', '0', 'complete'],
+      ['2021', '40', 'complete'],
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
 
   it('opens a paid policy: the payout marker on the evaluation’s date, the trigger and exit lines at their levels', async () => {
     await openPage();

@@ -1,3 +1,4 @@
+import { JUNE_DRY_SHEET } from '@cropcover/domain/testing';
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse, Caller } from '../support/api-client';
 import { serviceUnderTest } from '../support/service-under-test';
@@ -13,34 +14,6 @@ const { api } = suite;
 const feed: Caller = { sub: 'chirps-feed', org: 'org-data', roles: ['data_provider'] };
 const insurer: Caller = { sub: 'designer', org: 'org-ins', roles: ['insurer'] };
 const rival: Caller = { sub: 'rival', org: 'org-rival', roles: ['insurer'] };
-
-/** USD 10,000 basis over ten days of June: below 50 mm pays linearly to all of it at 0 mm. */
-const SHEET = {
-  schema: 'cropcover.term-sheet/1',
-  name: 'June dry spell',
-  season: { from: '06-01', to: '06-10' },
-  amounts: { unit: 'minor', currency: 'USD', sum_insured_minor: 1_000_000 },
-  covers: [
-    {
-      peril: 'drought',
-      index: 'rain_sum',
-      reading: 'rainfall_mm',
-      limit: 1_000_000,
-      base_rate: 0.05,
-      exposure: 'season',
-      phases: [
-        {
-          id: 'june',
-          window: { from: '06-01', to: '06-10' },
-          aggregate: 'sum',
-          payout: { linear: { direction: 'below', trigger: 50, exit: 0 } },
-          limit: 1_000_000,
-          settle: 'window_closed',
-        },
-      ],
-    },
-  ],
-};
 
 const WET = '-1.25,36.75';
 const DRY = '-1.50,36.75';
@@ -80,7 +53,9 @@ describe('the product backtest', () => {
       ),
     );
     expect((await api.post('/insurance/index-readings', feed, { readings })).status).toBe(200);
-    expect((await api.post('/insurance/products', insurer, { product_id: 'june-dry', sheet: SHEET })).status).toBe(201);
+    expect(
+      (await api.post('/insurance/products', insurer, { product_id: 'june-dry', sheet: JUNE_DRY_SHEET })).status,
+    ).toBe(201);
 
     const request = {
       product: { product_id: 'june-dry' },

@@ -5,6 +5,7 @@ import { CurveChart } from '../../chart/curve-chart';
 import { calendarDate, words } from '../../format';
 import { consolePath, Link } from '../../router';
 import { Loaded } from '../loading';
+import { ProductBacktestForm } from './backtest-form';
 import { curveChart, curveRange } from './payout-curve-model';
 import { amountText, dateRefText, indexText, payoutText, settleText } from './sheet-text';
 
@@ -18,7 +19,8 @@ const loadVersion = async (productId: string, asked: number | undefined, signal:
 };
 
 /** A product version: its sheet's covers, each with its phases as a table and its payout curve as a chart
- *  (what each index value pays, TERM-SHEETS.md §5.1). The latest version unless `?version=` names one. */
+ *  (what each index value pays, TERM-SHEETS.md §5.1), and a form to backtest it. The latest version unless
+ *  `?version=` names one. */
 export const ProductPage = ({ productId, query }: { productId: string; query: URLSearchParams }) => {
   const asked = Number(query.get('version') ?? '') || undefined;
   const data = useResource(`${productId}#${asked ?? 'latest'}`, (signal) => loadVersion(productId, asked, signal));
@@ -35,6 +37,7 @@ export const ProductPage = ({ productId, query }: { productId: string; query: UR
             {version.sheet.covers.map((cover) => (
               <CoverSection key={cover.peril} sheet={version.sheet} digest={version.digest} cover={cover} />
             ))}
+            <ProductBacktestForm version={version} />
           </>
         )}
       </Loaded>

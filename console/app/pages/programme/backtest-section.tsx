@@ -104,11 +104,14 @@ const JobResult = ({ job }: { job: PortfolioBacktestJob }) => {
             `Gross and net loss of each of ${seasons.seasons.length} past seasons, oldest first, with the average ` +
             `annual loss gross (${amount(seasons.averageGross)}) and net (${amount(seasons.averageNet)}).`,
           unit: result.currency,
+          series: [
+            { kind: 'gross', label: 'gross loss' },
+            { kind: 'net', label: 'net of treaties' },
+          ],
           bars: seasons.seasons.map((season) => ({
             key: String(season.yearsBack),
             label: String(season.year),
-            gross: season.gross,
-            net: season.net,
+            values: [season.gross, season.net],
             complete: season.complete,
           })),
           averages: [
