@@ -1,8 +1,9 @@
 import { type ReadingsProvenance, TriggerEvaluated } from '@cropcover/contracts';
 import { type IndexObservation, originDigest, readingsDigest } from '@cropcover/domain';
 import type { RecordedEvent } from '@cropcover/eventstore';
-import { loadSeriesReadings, type ReadModels } from '@cropcover/read-store';
+import type { ReadModels } from '@cropcover/read-store';
 import type { Kysely } from 'kysely';
+import { loadDataSourceSeries } from './data-source-series';
 
 /** One recorded evaluation's digests against the readings table (SPEC §7 Provenance): `digest`, and
  *  `origin_digest` (each value's label and file, INDEX-DATA §4) when the evaluation recorded one. */
@@ -34,16 +35,11 @@ export const checkEvaluationDigests = async (
     const evaluated = TriggerEvaluated.parse(event.data);
     const { provenance } = evaluated;
     if (provenance === undefined) continue;
-    const series = {
-      sourceId: provenance.source_id,
-      location: provenance.location,
-      index: provenance.index,
-      from: provenance.readings_from,
-      to: provenance.readings_to,
-    };
+    // A bilinear point or a unit mean has no series of its own: its cells are combined as it was evaluated.
+    const range = { from: provenance.readings_from, to: provenance.readings_to };
     const [now, then] = await Promise.all([
-      loadSeriesReadings(db, series),
-      loadSeriesReadings(db, { ...series, asOf: new Date(evaluated.evaluated_at) }),
+      loadDataSourceSeries(db, provenance, range),
+      loadDataSourceSeries(db, provenance, { ...range, asOf: new Date(evaluated.evaluated_at) }),
     ]);
     checks.push({
       revision: event.revision,

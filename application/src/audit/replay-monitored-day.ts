@@ -10,12 +10,11 @@ import {
   policyStream,
   type ReadingHistory,
   repeatsLatestConclusion,
-  sampledCellsOf,
-  sampledSeries,
 } from '@cropcover/domain';
-import { loadSeriesReadings, monitoredPerilsFromColumns } from '@cropcover/read-store';
+import { monitoredPerilsFromColumns } from '@cropcover/read-store';
 import type { CommandDeps } from '../command-deps';
 import { decodeEvent } from '../decode-event';
+import { loadDataSourceSeries } from './data-source-series';
 
 /** One monitored day replayed for the audit (SPEC §7 "What the log records"). */
 export interface MonitoredDayReplay {
@@ -59,26 +58,11 @@ export const replayMonitoredDay = async (
   const evaluatedAt = new Date(row.evaluated_at);
   const readings: ReadingHistory = {};
   for (const [peril, data] of Object.entries(policyDataSources(state)) as [Peril, PerilDataSource][]) {
-    const seriesAt = (location: string) =>
-      loadSeriesReadings(db, {
-        sourceId: data.source_id,
-        location,
-        index: data.index,
-        from: state.issued.term_start,
-        to: state.issued.term_end,
-        asOf: evaluatedAt,
-      });
-    const { sampling } = data;
-    if (sampling === undefined) {
-      readings[peril] = await seriesAt(data.location);
-      continue;
-    }
-    // A bilinear point or a unit mean: its cells as they stood then, combined as the evaluation did.
-    const sampled = sampledCellsOf(sampling);
-    const cells = [...new Set(sampled.cells.map(({ cell }) => cell))];
-    const lists = await Promise.all(cells.map(seriesAt));
-    const byCell = new Map(cells.map((cell, at) => [cell, lists[at]!]));
-    readings[peril] = sampledSeries(sampled, (cell) => byCell.get(cell) ?? []);
+    readings[peril] = await loadDataSourceSeries(db, data, {
+      from: state.issued.term_start,
+      to: state.issued.term_end,
+      asOf: evaluatedAt,
+    });
   }
   const actor = { subject: 'system:audit', organizationId: state.issued.organization_id, isAdmin: false };
   const decided = evaluatePolicy({ actor, evaluationId: row.evaluation_id, readings, now: evaluatedAt }, state);

@@ -281,6 +281,19 @@ describe('ingesting a producer’s file into a source', () => {
     // One recorded before origins were is checked on its digest alone.
     const { origin_digest: _, files: __, ...older } = asRecorded;
     expect((await checkEvaluationDigests(db, [evaluated(older)]))[0]?.matchesAsEvaluated).toBe(true);
+
+    // A bilinear point has no series of its own: the audit combines its cells as the evaluation did.
+    const point = {
+      ...cell,
+      location: '-1.7,30.3',
+      sampling: { method: 'bilinear' as const, point: { lat: -1.7, lon: 30.3 }, resolution_deg: 0.25 },
+    };
+    const sampled = await loadReadingHistory(db, { sources: { drought: point } });
+    const used = readingsUsedOf('chirps@1#drought', sampled.drought ?? [], '2024-03-01', '2024-03-02');
+    expect(used.readings_used).toBe(2);
+    // Digested from today's values (the final release), which came after the evaluation's instant.
+    const [bilinear] = await checkEvaluationDigests(db, [evaluated({ ...point, ...used })]);
+    expect(bilinear).toMatchObject({ matchesCurrent: true, matchesAsEvaluated: false });
   });
 
   it('reads a NetCDF-4 made by ncgen: CF time, lat/lon, a _FillValue hole that is missing, never 0', async () => {
