@@ -1,4 +1,4 @@
-import type { ObservedOutcome, Peril, PerilDataSource, PolicyDataSources } from '@cropcover/contracts';
+import type { ObservedOutcome, PolicyDataSources } from '@cropcover/contracts';
 import {
   backtestLocation,
   backtestReadingRange,
@@ -77,12 +77,6 @@ export const computeProductBacktest = async (
     }
     const history = await loadReadingHistory(db, { sources: withNormals, from, to });
     const readings: readonly IndexObservation[] = history[request.perils[0]!] ?? [];
-    const climatologies = Object.fromEntries(
-      request.perils.flatMap((peril) => {
-        const climatology = withNormals[peril]?.climatology;
-        return climatology === undefined ? [] : [[peril, climatology]];
-      }),
-    ) as Partial<Record<Peril, NonNullable<PerilDataSource['climatology']>>>;
     const { view, pairs } = backtestLocation({
       sourceId: at.source_id,
       location: at.location,
@@ -92,7 +86,7 @@ export const computeProductBacktest = async (
       years,
       today,
       readings,
-      climatologies,
+      dataSources: withNormals,
       ...(threshold === undefined ? {} : { outcomes: { threshold, losses: lossesAt(at) } }),
     });
     allPairs.push(...pairs);

@@ -10,7 +10,9 @@ export const COVER_REFUSED = {
     "the sheet's root —, currency_mismatch, product_retired), or the climatology its blocks read against " +
     '(no_climatology: none on the source, or no normal at the location — errors[] names it; ' +
     'climatology_period: a block of the term is no period of it, or it holds the other stat; ' +
-    'normal_not_positive: a percent of normal or a z-score over a normal or deviation of 0), or, for a ' +
+    'normal_not_positive: a percent of normal or a z-score over a normal or deviation of 0), or ' +
+    'period_mismatch (source_period blocks over a daily source; calendar blocks or a sowing over a non-daily ' +
+    'one), or, for a ' +
     'product insured per exposure unit, exposure_unit_missing (no exposure_units) or invalid_amount ' +
     '(sum_insured is not what the exposure units make)',
   codes: [
@@ -36,6 +38,7 @@ export const COVER_REFUSED = {
     'no_climatology',
     'climatology_period',
     'normal_not_positive',
+    'period_mismatch',
     'exposure_unit_missing',
   ],
 } as const;

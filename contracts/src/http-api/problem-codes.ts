@@ -88,6 +88,9 @@ export const PROBLEM_STATUSES = {
   // A sheet's blocks that are no period of the climatology, or a normal a percent or z-score cannot use.
   climatology_period: 422,
   normal_not_positive: 422,
+  // A cover's blocks or sowing that do not fit its source's cadence: `source_period` blocks over a daily
+  // source, calendar blocks or a sowing over a non-daily one (TERM-SHEETS.md §5).
+  period_mismatch: 422,
   // A product insured per exposure unit quoted or issued without its exposure units.
   exposure_unit_missing: 422,
 

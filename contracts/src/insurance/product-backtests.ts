@@ -193,7 +193,9 @@ export const LocationBacktest = z
     /** skipped: a cover reads its normals from a climatology that has none for the location
      *  (`no_climatology`) or whose periods are not its blocks (`climatology_period`): no season is read. */
     status: z.enum(['evaluated', 'skipped']),
-    skip_reason: z.object({ code: z.enum(['no_climatology', 'climatology_period']), detail: z.string() }).optional(),
+    skip_reason: z
+      .object({ code: z.enum(['no_climatology', 'climatology_period', 'period_mismatch']), detail: z.string() })
+      .optional(),
     seasons: z.array(LocationSeason),
     statistics: LocationStatistics.nullable(),
     basis_risk: BasisRisk.optional(),

@@ -75,7 +75,9 @@ const MAX_BLOCKS = 400;
 export const Blocks = z
   .strictObject({
     by: z.union([
-      z.enum(['dekad', 'month']),
+      // `source_period` (version 2): each period of a non-daily source (a dekad, an 8-day composite) is
+      // its own block.
+      z.enum(['dekad', 'month', 'source_period']),
       z.strictObject({ days: z.number().int().min(1).max(366) }),
       // Version 2: calendar intervals of n months (PRF's two-month intervals), leap days included.
       z.strictObject({ months: z.number().int().min(1).max(12) }),
@@ -290,7 +292,8 @@ export const versionTwoFeatures = (sheet: {
       const { aggregate, blocks } = phase;
       return [
         ...(typeof aggregate !== 'string' && !('rolling' in aggregate) ? [[...path, 'aggregate']] : []),
-        ...(blocks !== undefined && typeof blocks.by !== 'string' && 'months' in blocks.by
+        ...(blocks !== undefined &&
+        (blocks.by === 'source_period' || (typeof blocks.by !== 'string' && 'months' in blocks.by))
           ? [[...path, 'blocks', 'by']]
           : []),
         ...(blocks?.vs_normal !== undefined && 'climatology' in blocks.vs_normal

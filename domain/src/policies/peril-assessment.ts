@@ -27,10 +27,10 @@ export const assessPerils = (
     cover,
     outcome: assessor.outcome(
       {
-        key: `${policy.product.digest}#${cover.terms.peril}#${cover.data.climatology?.digest ?? ''}`,
+        key: `${policy.product.digest}#${cover.terms.peril}#${cover.data.cadence ?? ''}#${cover.data.climatology?.digest ?? ''}`,
         cover: cover.terms,
         amounts: policy.sheet.amounts,
-        climatology: cover.data.climatology,
+        source: cover.data,
       },
       readings[cover.terms.peril] ?? [],
       asOf,

@@ -1,17 +1,18 @@
-import type { Cover, FrozenClimatology, SheetAmounts } from '@cropcover/contracts';
+import type { Cover, SheetAmounts } from '@cropcover/contracts';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import { dayValuesIn } from '../insurance/index-data/day-values';
 import type { DayValue, IndexObservation } from '../insurance/index-data/index-observation';
 import { type ReadingsUsed, readingsUsedOf } from '../insurance/index-data/readings-provenance';
 import { type CoverOutcome, evaluateCover } from '../insurance/term-sheet/evaluate-cover';
+import type { SeriesFrame } from '../insurance/term-sheet/index-pipeline';
 
-/** A cover to evaluate, and the key that names it: its product version's digest, its peril and the
- *  climatology it froze, which say everything about it. */
+/** A cover to evaluate, and the key that names it: its product version's digest, its peril, its source's
+ *  cadence and the climatology it froze, which say everything about it. */
 export interface AssessedCover {
   readonly key: string;
   readonly cover: Cover;
   readonly amounts: SheetAmounts;
-  readonly climatology?: FrozenClimatology | undefined;
+  readonly source?: SeriesFrame | undefined;
 }
 
 /** What deciding an evaluation works out of each cover's readings: the cover's outcome and what a range
@@ -23,8 +24,8 @@ export interface PerilAssessor {
 
 /** Works everything out for each evaluation: what a single request does. */
 export const assessEachTime: PerilAssessor = {
-  outcome: ({ cover, amounts, climatology }, readings, asOf, term) =>
-    evaluateCover({ cover, amounts, term, readings: dayValuesIn(readings, term.start, term.end), climatology }, asOf),
+  outcome: ({ cover, amounts, source }, readings, asOf, term) =>
+    evaluateCover({ cover, amounts, term, readings: dayValuesIn(readings, term.start, term.end), source }, asOf),
   readingsUsed: readingsUsedOf,
 };
 
@@ -53,7 +54,7 @@ export const sharedPerilAssessor = (): PerilAssessor => {
     return answer;
   };
   return {
-    outcome: ({ key, cover, amounts, climatology }, readings, asOf, term) =>
+    outcome: ({ key, cover, amounts, source }, readings, asOf, term) =>
       remembered(readings, `outcome|${key}|${asOf}|${term.start}|${term.end}`, () =>
         evaluateCover(
           {
@@ -63,7 +64,7 @@ export const sharedPerilAssessor = (): PerilAssessor => {
             readings: remembered(readings, `days|${term.start}|${term.end}`, () =>
               dayValuesIn(readings, term.start, term.end),
             ),
-            climatology,
+            source,
           },
           asOf,
         ),

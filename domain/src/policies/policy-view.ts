@@ -21,7 +21,7 @@ const thresholdOf = (policy: IssuedPolicy, cover: PerilCover): { threshold: numb
   }
   const term = policyTerm(policy);
   const outcome = evaluateCover(
-    { cover: cover.terms, amounts: policy.sheet.amounts, term, readings: [], climatology: cover.data.climatology },
+    { cover: cover.terms, amounts: policy.sheet.amounts, term, readings: [], source: cover.data },
     term.start,
   );
   return firstThreshold(outcome) ?? { threshold: 0, comparison: 'lte' };

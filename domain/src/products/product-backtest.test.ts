@@ -177,7 +177,7 @@ describe('a location whose climatology cannot serve the sheet', () => {
       years: { from: 2020, to: 2022 },
       today: TODAY,
       readings: READINGS,
-      climatologies: { drought: normals },
+      dataSources: { drought: { climatology: normals } },
     }).view;
 
   it('is skipped with the reason quote would refuse it, reading no season', () => {

@@ -1,6 +1,5 @@
 import type {
   CoverSeason,
-  FrozenClimatology,
   LocationBacktest,
   LocationSeason,
   LocationStatistics,
@@ -33,8 +32,10 @@ import {
   evaluateCover,
   seasonShare,
 } from '../insurance/term-sheet/evaluate-cover';
+import type { SeriesFrame } from '../insurance/term-sheet/index-pipeline';
 import { productCover } from '../insurance/term-sheet/product';
 import { minorUnitsOfShare, sheetLimitMinor, sheetRounding } from '../insurance/term-sheet/sheet-money';
+import { checkSourcePeriods } from '../insurance/term-sheet/source-periods';
 import { seasonStartingIn, seasonsBackOf } from '../insurance/term-sheet/windows';
 import { coverFigures } from '../policies/cover-figures';
 import { basisRisk, type PayoutAndLoss } from './basis-risk';
@@ -61,8 +62,8 @@ export interface LocationBacktestSpec {
   readonly today: string;
   /** The location's readings of its source's index over the seasons, in any order. */
   readonly readings: readonly IndexObservation[];
-  /** The climatology each cover reading one froze for this location. */
-  readonly climatologies?: Partial<Record<Peril, FrozenClimatology>>;
+  /** Each cover's source at this location: its cadence, and the climatology it froze if it reads one. */
+  readonly dataSources?: Partial<Record<Peril, SeriesFrame>>;
   /** Losses observed, by season, with the threshold above which a loss should have paid. */
   readonly outcomes?: { readonly threshold: Rational; readonly losses: ReadonlyMap<number, Rational> };
 }
@@ -198,7 +199,7 @@ const seasonOutcome = (spec: LocationBacktestSpec, season: SeasonReadings, money
           amounts: spec.sheet.amounts,
           term: season.season,
           readings: season.readings,
-          climatology: spec.climatologies?.[cover.peril],
+          source: spec.dataSources?.[cover.peril],
         },
         money,
       ),
@@ -263,7 +264,7 @@ const locationStatistics = (seasons: readonly SeasonOutcome[], money: BasisMoney
 
 /** One location's seasons and statistics, and with observed losses its basis risk. */
 export const backtestLocation = (spec: LocationBacktestSpec): LocationBacktestResult => {
-  const refusal = climatologyRefusal(spec);
+  const refusal = locationRefusal(spec);
   if (refusal !== undefined) return { view: locationNotBacktested(spec.sourceId, spec.location, refusal), pairs: [] };
   const money = moneyOf(spec.sheet);
   const seasons = seasonsOf(spec).map((season) => seasonOutcome(spec, season, money));
@@ -288,7 +289,7 @@ export const backtestLocation = (spec: LocationBacktestSpec): LocationBacktestRe
 };
 
 export interface LocationSkipReason {
-  readonly code: 'no_climatology' | 'climatology_period';
+  readonly code: 'no_climatology' | 'climatology_period' | 'period_mismatch';
   readonly detail: string;
 }
 
@@ -307,18 +308,23 @@ export const locationNotBacktested = (
   statistics: null,
 });
 
-/** Why the location's climatologies cannot serve its covers, as quote would refuse them
- *  (`checkClimatologyBlocks` on the last season); undefined when they can. */
-const climatologyRefusal = (spec: LocationBacktestSpec): LocationSkipReason | undefined => {
+const SKIPPING_CODES: ReadonlySet<string> = new Set(['no_climatology', 'climatology_period', 'period_mismatch']);
+
+/** Why the location's source cannot serve its covers, as quote would refuse it (`checkSourcePeriods`,
+ *  `checkClimatologyBlocks` on the last season); undefined when it can. */
+const locationRefusal = (spec: LocationBacktestSpec): LocationSkipReason | undefined => {
   const term = seasonStartingIn(spec.season, spec.years.to);
   for (const peril of spec.perils) {
-    const climatology = spec.climatologies?.[peril];
-    if (climatology === undefined) continue;
+    const source = spec.dataSources?.[peril];
+    const cover = productCover(spec.sheet, peril);
     try {
-      checkClimatologyBlocks(productCover(spec.sheet, peril), term, climatology, spec.location);
+      checkSourcePeriods(cover, term, source?.cadence, spec.location);
+      if (source?.climatology !== undefined) {
+        checkClimatologyBlocks(cover, term, source.climatology, spec.location, source.cadence);
+      }
     } catch (error) {
-      if (error instanceof DomainError && (error.code === 'no_climatology' || error.code === 'climatology_period')) {
-        return { code: error.code, detail: error.message };
+      if (error instanceof DomainError && SKIPPING_CODES.has(error.code)) {
+        return { code: error.code as LocationSkipReason['code'], detail: error.message };
       }
       throw error;
     }

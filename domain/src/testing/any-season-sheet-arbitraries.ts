@@ -1,5 +1,4 @@
 import {
-  type Blocks,
   type DateRef,
   type IndexAggregate,
   type MonthDay,
@@ -17,7 +16,13 @@ import fc from 'fast-check';
 import { addDays, dateOfDay, dayNumber } from '../insurance/calendar/calendar-date';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import type { IndexObservation } from '../insurance/index-data/index-observation';
-import { blockEndOffsets, monthDayOnOrAfter, resolveWindow, seasonStartingIn } from '../insurance/term-sheet/windows';
+import {
+  blockEndOffsets,
+  type CalendarBlocks,
+  monthDayOnOrAfter,
+  resolveWindow,
+  seasonStartingIn,
+} from '../insurance/term-sheet/windows';
 import { blocksWith, dayTransform, decimal } from './sheet-arbitraries';
 
 // Term sheets over any part of the year, for properties that must hold in every season (1981–2100, leap
@@ -45,9 +50,9 @@ const offsetIn = (start: string, days: number) =>
   });
 
 /** Blocks over a window of `days` days: dekads, months, or n days with n often a divisor of the window. */
-const blocksBy = (days: number): fc.Arbitrary<Blocks['by']> =>
+const blocksBy = (days: number): fc.Arbitrary<CalendarBlocks> =>
   fc.oneof(
-    fc.constantFrom<Blocks['by']>('dekad', 'month', { days }),
+    fc.constantFrom<CalendarBlocks>('dekad', 'month', { days }),
     fc.integer({ min: 1, max: 6 }).map((parts) => ({ days: Math.max(1, Math.floor(days / parts)) })),
     fc.integer({ min: 1, max: 60 }).map((n) => ({ days: n })),
     fc.integer({ min: 1, max: 4 }).map((months) => ({ months })),

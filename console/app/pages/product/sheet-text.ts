@@ -45,11 +45,13 @@ export const indexText = (phase: Phase): string => {
   }
   if (blocks !== undefined) {
     const by =
-      typeof blocks.by === 'string'
-        ? `${blocks.by}s`
-        : 'days' in blocks.by
-          ? `${blocks.by.days}-day blocks`
-          : `${blocks.by.months}-month blocks`;
+      blocks.by === 'source_period'
+        ? "the source's periods"
+        : typeof blocks.by === 'string'
+          ? `${blocks.by}s`
+          : 'days' in blocks.by
+            ? `${blocks.by.days}-day blocks`
+            : `${blocks.by.months}-month blocks`;
     parts.push(`by ${by}${blocks.cap === undefined ? '' : `, each capped at ${figure(blocks.cap)}`}`);
   }
   parts.push(aggregateText(phase.aggregate));

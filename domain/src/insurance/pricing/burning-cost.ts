@@ -1,7 +1,8 @@
-import type { Cover, FrozenClimatology, SheetAmounts } from '@cropcover/contracts';
+import type { Cover, SheetAmounts } from '@cropcover/contracts';
 import type { SeasonReadings } from '../index-data/season-readings';
 import { millionthsOfRational } from '../money/rational';
 import { seasonShare } from '../term-sheet/evaluate-cover';
+import type { SeriesFrame } from '../term-sheet/index-pipeline';
 
 // The burning cost prices a cover on what it would have paid in its past seasons (TERM-SHEETS.md §2.7),
 // by the very evaluation that pays it: each day of a season is what daily monitoring would have
@@ -14,8 +15,8 @@ export const seasonLossPpm = (
   cover: Cover,
   amounts: SheetAmounts,
   season: SeasonReadings,
-  climatology?: FrozenClimatology,
+  source?: SeriesFrame,
 ): number | undefined => {
-  const share = seasonShare({ cover, amounts, term: season.season, readings: season.readings, climatology });
+  const share = seasonShare({ cover, amounts, term: season.season, readings: season.readings, source });
   return share === undefined ? undefined : millionthsOfRational(share);
 };

@@ -104,7 +104,7 @@ const perilRate = (
   const baseRate = baseRateOf(cover, request);
   // Only complete seasons are history: ten seasons of one reading each must not price a cover.
   const losses = seasonsOf(cover.peril).flatMap(
-    (season) => seasonLossPpm(cover, sheet.amounts, season, request.dataSources?.[cover.peril]?.climatology) ?? [],
+    (season) => seasonLossPpm(cover, sheet.amounts, season, request.dataSources?.[cover.peril]) ?? [],
   );
   const { credibilitySeasons, loading, floorOfBaseRate } = pricingOf(sheet);
   const n = BigInt(losses.length);

@@ -71,7 +71,13 @@ const onDays = (term: CoverTerm, values: Record<string, number>, otherwise = 0):
 const due = (sheet: TermSheet, term: CoverTerm, readings: IndexObservation[], climatology?: FrozenClimatology) => {
   const cover = coverOf(sheet, 'drought')!;
   const outcome = evaluateCover(
-    { cover, amounts: sheet.amounts, term, readings: dayValuesIn(readings, term.start, term.end), climatology },
+    {
+      cover,
+      amounts: sheet.amounts,
+      term,
+      readings: dayValuesIn(readings, term.start, term.end),
+      source: { climatology },
+    },
     term.end,
   );
   const sumInsured = sheet.amounts.unit === 'minor' ? sheet.amounts.sum_insured_minor : Number.NaN;

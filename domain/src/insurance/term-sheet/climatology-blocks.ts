@@ -1,10 +1,11 @@
-import type { Blocks, ClimatologyNormal, Cover, FrozenClimatology, ProblemCode } from '@cropcover/contracts';
+import type { Cadence, ClimatologyNormal, Cover, FrozenClimatology, ProblemCode } from '@cropcover/contracts';
 import { DomainError } from '../../domain-error';
 import { periodsOfYear } from '../../index-sources/climatologies/climatology-periods';
 import { civilOfDay, dateOfDay } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import { millionthsOf } from '../money/decimal';
-import { blockEndOffsets, type DayWindow, isSowingAnchored, resolveWindow } from './windows';
+import { blockSpansOf, type SpanDays, sourcePeriodsIn } from './source-periods';
+import { isSowingAnchored, resolveWindow } from './windows';
 
 // Blocks read against a climatology (TERM-SHEETS.md §5, INDEX-DATA §3): each block's normal and standard
 // deviation are those of the climatology period it is, in the year it starts, from the numbers the policy
@@ -19,23 +20,9 @@ export const coverClimatology = (cover: Cover): { readonly name: string; readonl
   return undefined;
 };
 
-interface BlockDays {
-  readonly first: number;
-  readonly last: number;
-}
-
-const blocksOf = (by: Blocks['by'], window: DayWindow): BlockDays[] => {
-  let first = window.startDay;
-  return blockEndOffsets(by, window).map((offset) => {
-    const block = { first, last: window.startDay + offset };
-    first = block.last + 1;
-    return block;
-  });
-};
-
 /** The period a block is: the one with its first and last days (a window period wrapping the year end
  *  starts the year before); else the one holding its first day, when `exact` is not asked. */
-const periodOfBlock = (climatology: FrozenClimatology, block: BlockDays, exact: boolean): number | undefined => {
+const periodOfBlock = (climatology: FrozenClimatology, block: SpanDays, exact: boolean): number | undefined => {
   const year = civilOfDay(block.first).year;
   const periods = [...periodsOfYear(climatology.period, year - 1), ...periodsOfYear(climatology.period, year)];
   const same = periods.find((period) => period.first === block.first && period.last === block.last);
@@ -46,17 +33,16 @@ const periodOfBlock = (climatology: FrozenClimatology, block: BlockDays, exact: 
 const normalOf = (climatology: FrozenClimatology, period: number | undefined): ClimatologyNormal | undefined =>
   climatology.normals.find((normal) => normal.period === period && normal.mean !== null);
 
-/** The normal and standard deviation of each block of the window, in millionths. A season other than the
- *  policy's (a backtest, the burning cost) may cut a block a day off its period across a 29 February: it
- *  takes the period holding its first day. */
+/** The normal and standard deviation of each block, in millionths. A season other than the policy's (a
+ *  backtest, the burning cost) may cut a block a day off its period across a 29 February: it takes the
+ *  period holding its first day. */
 export const climatologyFiguresOn = (
   climatology: FrozenClimatology,
-  by: Blocks['by'],
-  window: DayWindow,
+  blocks: readonly SpanDays[],
 ): { readonly normal: bigint[]; readonly sd: bigint[] } => {
   const normal: bigint[] = [];
   const sd: bigint[] = [];
-  for (const block of blocksOf(by, window)) {
+  for (const block of blocks) {
     const found = normalOf(climatology, periodOfBlock(climatology, block, false));
     if (found === undefined) {
       throw new RangeError(`no normal in climatology ${climatology.name} for the block from ${dateOfDay(block.first)}`);
@@ -80,6 +66,7 @@ export const checkClimatologyBlocks = (
   term: CoverTerm,
   climatology: FrozenClimatology,
   location: string,
+  cadence?: Cadence | null,
 ): void => {
   for (const phase of cover.phases) {
     const blocks = phase.blocks;
@@ -95,7 +82,7 @@ export const checkClimatologyBlocks = (
     }
     if (isSowingAnchored(phase.window)) continue;
     const window = resolveWindow(phase.window, term, undefined)!;
-    for (const block of blocksOf(blocks.by, window)) {
+    for (const block of blockSpansOf(blocks.by, window, sourcePeriodsIn(cadence, window))) {
       const from = `${dateOfDay(block.first)} to ${dateOfDay(block.last)}`;
       const period = periodOfBlock(climatology, block, true);
       if (period === undefined) {

@@ -1,4 +1,4 @@
-import type { Cover, FrozenClimatology, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
+import type { Cover, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
 import { dateOfDay, dayNumber, earlierDate, laterDate } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import type { DayValue } from '../index-data/index-observation';
@@ -13,9 +13,11 @@ import {
   isExtreme,
   type PhaseIndexer,
   phaseIndexer,
+  type SeriesFrame,
 } from './index-pipeline';
 import { compilePayout, directionOf, type ResolvedPayout } from './payout-map';
 import { amountUnitsOf, NO_SHARE, type SumInsuredShare, unitsOfSumInsured } from './sheet-money';
+import { sourcePeriodsIn } from './source-periods';
 import { type DayWindow, isSowingAnchored, resolveWindow, type SowingDate, sowingDateAsOf } from './windows';
 
 // The one evaluation of a cover (TERM-SHEETS.md §1.3 steps 1–8): live evaluation, the monitor, backtests,
@@ -44,10 +46,12 @@ export interface CoverEvaluationSpec {
   readonly amounts: SheetAmounts;
   /** The policy's term, or the season a backtest or the burning cost looks at. */
   readonly term: CoverTerm;
-  /** The cover's readings (its one index, from its frozen source), one per day, by day. */
+  /** The cover's readings (its one index, from its frozen source), one per day — or per period of a
+   *  non-daily source, dated by its first day —, by day. */
   readonly readings: readonly DayValue[];
-  /** The climatology its blocks read against, as the policy froze it (or a quote would). */
-  readonly climatology?: FrozenClimatology | undefined;
+  /** The source's cadence and the climatology the blocks read against, as the policy froze them with its
+   *  data source (or a quote would): a `PerilDataSource` is one. */
+  readonly source?: SeriesFrame | undefined;
 }
 
 /** A phase as of a day. */
@@ -235,7 +239,7 @@ const phaseRuns = (
       plan: phase,
       window,
       payout,
-      indexer: phaseIndexer(phase.pipeline, window, spec.readings, spec.climatology),
+      indexer: phaseIndexer(phase.pipeline, window, spec.readings, spec.source),
       sowingComplete: anchoredOn === undefined || isSowingComplete(spec, anchoredOn, phase.minimumCoverage),
       sowingDate: anchoredOn?.date,
     };
@@ -476,13 +480,16 @@ const seasonRuns = (spec: CoverEvaluationSpec) => {
 };
 
 /** Whether a past season counts for the burning cost (TERM-SHEETS.md §2.7): every phase, and the sowing,
- *  read on at least their `min_coverage` of their full windows for the season, whatever the aggregate. */
+ *  read on at least their `min_coverage` of their full windows (days, or a non-daily source's periods) for
+ *  the season, whatever the aggregate. */
 const isComplete = (spec: CoverEvaluationSpec, runs: readonly (PhaseRun | PendingPhase)[]): boolean =>
   runs.every((run) => {
     if (!isKnown(run) || !run.sowingComplete) return false;
+    // A non-daily source's readings are dated by their periods' first days: its periods are counted.
+    const periods = sourcePeriodsIn(spec.source?.cadence, run.window);
     const coverage = {
       daysWithReading: daysWithReadingIn(spec.readings, run.window.startDay, run.window.endDay),
-      daysInWindow: run.window.endDay - run.window.startDay + 1,
+      daysInWindow: periods?.length ?? run.window.endDay - run.window.startDay + 1,
     };
     return coverage.daysWithReading > 0 && isCompleteEnough(run.plan.minimumCoverage, coverage);
   });

@@ -40,7 +40,15 @@ type Climatologies = Partial<Record<Peril, FrozenClimatology>>;
 const climatologyFor = (blocks: Blocks): FrozenClimatology => {
   const by = blocks.by;
   const period: ClimatologyPeriod =
-    typeof by === 'string' ? by : 'days' in by ? { days: by.days } : by.months === 1 ? 'month' : 'dekad';
+    by === 'source_period'
+      ? 'dekad'
+      : typeof by === 'string'
+        ? by
+        : 'days' in by
+          ? { days: by.days }
+          : by.months === 1
+            ? 'month'
+            : 'dekad';
   return {
     name: 'drawn',
     version: 1,
@@ -97,14 +105,14 @@ const evaluateOn = (sheet: TermSheet, season: CoverTerm, seed: number, climatolo
     const observed = readingsFrom(cover.reading, addDays(season.start, -5), addDays(season.end, 5), seed);
     const readings = dayValuesIn(observed, season.start, season.end);
     const climatology = climatologies[cover.peril];
-    const spec = { cover, amounts: sheet.amounts, term: season, readings, climatology };
+    const spec = { cover, amounts: sheet.amounts, term: season, readings, source: { climatology } };
     const middle = addDays(season.start, Math.floor((dayNumber(season.end) - dayNumber(season.start)) / 2));
     for (const asOf of [season.start, middle, season.end, addDays(season.end, 40)]) evaluateCover(spec, asOf);
     seasonLossPpm(
       cover,
       sheet.amounts,
       { season, startDay: dayNumber(season.start), endDay: dayNumber(season.end), readings },
-      climatology,
+      { climatology },
     );
   }
 };

@@ -1,15 +1,18 @@
 import {
   type Blocks,
+  type Cadence,
   type DayTransform,
   type FrozenClimatology,
   type IndexAggregate,
   READING_BOUNDS,
   type ReadingIndex,
 } from '@cropcover/contracts';
+import { longestPeriodDays } from '../../index-sources/cadence';
 import type { DayValue } from '../index-data/index-observation';
 import { divideRounded, MILLIONTHS, millionthsOf, smallerOf } from '../money/decimal';
 import { climatologyFiguresOn } from './climatology-blocks';
-import { blockEndOffsets, type DayWindow } from './windows';
+import { type BlockSpan, blockSpansOf, type SpanDays, sourcePeriodsIn } from './source-periods';
+import type { DayWindow } from './windows';
 
 // A phase's index (TERM-SHEETS.md §1.3 steps 3–6): each day of its window — read, or filled with the
 // reading's bound away from a payout — through the day transform, into blocks, aggregated. The window is
@@ -282,7 +285,6 @@ const plus = (a: Fraction, b: Fraction): Fraction =>
 
 /** A block table's figures in millionths, read once. */
 interface BlockFigures {
-  readonly by: Blocks['by'];
   readonly mean: boolean;
   readonly vsNormal:
     | {
@@ -297,27 +299,54 @@ interface BlockFigures {
   readonly weights: readonly bigint[] | undefined;
   /** 10^(6 − round): the declared rounding's step in millionths. */
   readonly roundStep: bigint | undefined;
-  /** The offsets of the blocks' last days on a window (`blockEndOffsets`). */
-  readonly endsOn: (window: DayWindow) => readonly number[];
+  /** The blocks on a window and the source's periods in it (`blockSpansOf`). */
+  readonly spansOn: (window: DayWindow, periods: readonly SpanDays[] | undefined) => readonly BlockSpan[];
 }
 
 /** The blocks of a window, at most `listed` (the figures the sheet lists per block): a window anchored on
  *  the term with an offset can gain a day in a season shifted across a 29 February (TERM-SHEETS.md §1.3),
  *  and that day joins the last block the sheet has figures for rather than start one it has none for. */
-const blockEndsOf = (by: Blocks['by'], window: DayWindow, listed: number | undefined): readonly number[] => {
-  const ends = blockEndOffsets(by, window);
-  return listed === undefined || ends.length <= listed ? ends : [...ends.slice(0, listed - 1), ends.at(-1)!];
+const blockSpansListed = (
+  by: Blocks['by'],
+  window: DayWindow,
+  periods: readonly SpanDays[] | undefined,
+  listed: number | undefined,
+): readonly BlockSpan[] => {
+  const spans = blockSpansOf(by, window, periods);
+  if (listed === undefined || spans.length <= listed) return spans;
+  const last = spans.at(-1)!;
+  return [
+    ...spans.slice(0, listed - 1),
+    { first: spans[listed - 1]!.first, last: last.last, endOffset: last.endOffset },
+  ];
 };
 
-/** `blockEndsOf`, kept for the last window asked for: every policy on a product reads the same phase
+/** `blockSpansListed`, kept for the last window asked for: every policy on a product reads the same phase
  *  windows in a season, so a monitor pass or a quote finds a phase's blocks once, not once per policy. */
-const blockEndsOn = (by: Blocks['by'], listed: number | undefined): ((window: DayWindow) => readonly number[]) => {
-  let last: { readonly startDay: number; readonly endDay: number; readonly ends: readonly number[] } | undefined;
-  return (window) => {
-    if (last === undefined || last.startDay !== window.startDay || last.endDay !== window.endDay) {
-      last = { startDay: window.startDay, endDay: window.endDay, ends: blockEndsOf(by, window, listed) };
+const blockSpansOn = (by: Blocks['by'], listed: number | undefined): BlockFigures['spansOn'] => {
+  let last:
+    | {
+        readonly startDay: number;
+        readonly endDay: number;
+        readonly periods: readonly SpanDays[] | undefined;
+        readonly spans: readonly BlockSpan[];
+      }
+    | undefined;
+  return (window, periods) => {
+    if (
+      last === undefined ||
+      last.startDay !== window.startDay ||
+      last.endDay !== window.endDay ||
+      last.periods !== periods
+    ) {
+      last = {
+        startDay: window.startDay,
+        endDay: window.endDay,
+        periods,
+        spans: blockSpansListed(by, window, periods, listed),
+      };
     }
-    return last.ends;
+    return last.spans;
   };
 };
 
@@ -331,7 +360,6 @@ const listedBlocks = (blocks: Blocks): number | undefined => {
 };
 
 const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
-  by: blocks.by,
   mean: blocks.stat === 'mean',
   vsNormal:
     blocks.vs_normal === undefined
@@ -347,7 +375,7 @@ const blockFiguresOf = (blocks: Blocks): BlockFigures => ({
   cap: blocks.cap === undefined ? undefined : millionthsOf(blocks.cap),
   weights: blocks.weights?.map(millionthsOf),
   roundStep: blocks.round === undefined ? undefined : 10n ** BigInt(6 - blocks.round),
-  endsOn: blockEndsOn(blocks.by, listedBlocks(blocks)),
+  spansOn: blockSpansOn(blocks.by, listedBlocks(blocks)),
 });
 
 const figureAt = (figures: readonly bigint[] | undefined, block: number, what: string): bigint => {
@@ -440,25 +468,31 @@ class BlockAggregate implements Aggregator {
 /** The block figures on a window: a climatology's normals are those of the periods the blocks are. */
 const figuresOn = (
   blocks: BlockFigures,
-  window: DayWindow,
+  spans: readonly BlockSpan[],
   climatology: FrozenClimatology | undefined,
 ): BlockFigures => {
   if (blocks.vsNormal?.ofClimatology !== true) return blocks;
   if (climatology === undefined) throw new RangeError('blocks read against a climatology the policy has not frozen');
-  return { ...blocks, vsNormal: { ...blocks.vsNormal, ...climatologyFiguresOn(climatology, blocks.by, window) } };
+  return { ...blocks, vsNormal: { ...blocks.vsNormal, ...climatologyFiguresOn(climatology, spans) } };
 };
 
 const aggregatorOf = (
   aggregate: IndexAggregate,
   blocks: BlockFigures | undefined,
   window: DayWindow,
+  periods: readonly SpanDays[] | undefined,
   climatology: FrozenClimatology | undefined,
 ): Aggregator => {
   if (blocks !== undefined) {
     if (typeof aggregate !== 'string' || aggregate === 'longest_run') {
       throw new RangeError('blocks are aggregated by sum, mean, max or min');
     }
-    return new BlockAggregate(figuresOn(blocks, window, climatology), blocks.endsOn(window), aggregate);
+    const spans = blocks.spansOn(window, periods);
+    return new BlockAggregate(
+      figuresOn(blocks, spans, climatology),
+      spans.map((span) => span.endOffset),
+      aggregate,
+    );
   }
   if (typeof aggregate !== 'string') {
     if ('rolling' in aggregate) return new Rolling(aggregate.rolling);
@@ -496,9 +530,15 @@ export interface CompiledPipeline {
   readonly transform: ((value: bigint) => bigint) | undefined;
   /** What a day without a reading counts as, transformed. */
   readonly fill: bigint;
+  /** What a period without a reading counts as, transformed, for periods of at most `days` days. */
+  readonly periodFill: (days: number) => bigint;
   readonly aggregate: IndexAggregate;
   readonly blocks: BlockFigures | undefined;
 }
+
+/** Rain is a sum over the days of a period (INDEX-DATA §1: `mm` per period-day): a missing dekad is
+ *  filled with as much as ten days may hold. Other readings are one value per period whatever its length. */
+const SUMMED_OVER_PERIOD_DAYS: ReadonlySet<ReadingIndex> = new Set(['rainfall_mm']);
 
 /** A day without a reading takes the reading's bound away from a payout, through the day transform
  *  (TERM-SHEETS.md §1.3 step 5): a gap can hide a payout, never make one. */
@@ -509,9 +549,12 @@ export const compilePipeline = (pipeline: IndexPipeline): CompiledPipeline => {
   // first qualifying day falls as days qualify: a gap counts as qualifying, the event earlier.
   const indexIncreasing = transform.increasing !== isDecreasing(pipeline.aggregate);
   const fillWithMaximum = (pipeline.paysWhen === 'below') === indexIncreasing;
+  const bound = millionthsOf(fillWithMaximum ? bounds.max : bounds.min);
+  const summed = SUMMED_OVER_PERIOD_DAYS.has(pipeline.reading);
   return {
     transform: pipeline.day === undefined ? undefined : transform.apply,
-    fill: transform.apply(millionthsOf(fillWithMaximum ? bounds.max : bounds.min)),
+    fill: transform.apply(bound),
+    periodFill: (days) => transform.apply(summed ? bound * BigInt(days) : bound),
     aggregate: pipeline.aggregate,
     blocks: pipeline.blocks === undefined ? undefined : blockFiguresOf(pipeline.blocks),
   };
@@ -525,27 +568,41 @@ export interface PhaseIndexer {
   read(): IndexReading | undefined;
 }
 
-/** Walks `window` over `readings` (one per day, by day; any range), its blocks against `climatology` when
- *  they are read against one. */
-export const phaseIndexer = (
-  pipeline: CompiledPipeline,
-  window: DayWindow,
-  readings: readonly DayValue[],
-  climatology?: FrozenClimatology,
-): PhaseIndexer => {
-  const { transform, fill } = pipeline;
-  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window, climatology);
-  const length = window.endDay - window.startDay + 1;
-  const values = new Array<bigint>(length);
-  const read = new Uint8Array(length);
+/** What a phase's readings are, beside their values: the cadence they come in and the climatology the
+ *  blocks read against, as the policy froze them with its data source (or a quote would). */
+export interface SeriesFrame {
+  readonly cadence?: Cadence | null | undefined;
+  readonly climatology?: FrozenClimatology | undefined;
+}
+
+/** The position of the first reading on or after `day`. */
+const firstReadingFrom = (readings: readonly DayValue[], day: number): number => {
   let low = 0;
   let high = readings.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (readings[middle]![0] < window.startDay) low = middle + 1;
+    if (readings[middle]![0] < day) low = middle + 1;
     else high = middle;
   }
-  let next = low;
+  return low;
+};
+
+/** Walks `window` over `readings` (one per day, by day; any range) — or, for a non-daily source, over the
+ *  periods that start in it — its blocks against the frame's climatology when they read one. */
+export const phaseIndexer = (
+  pipeline: CompiledPipeline,
+  window: DayWindow,
+  readings: readonly DayValue[],
+  frame: SeriesFrame = {},
+): PhaseIndexer => {
+  const periods = sourcePeriodsIn(frame.cadence, window);
+  if (periods !== undefined) return periodIndexer(pipeline, window, periods, readings, frame);
+  const { transform, fill } = pipeline;
+  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window, undefined, frame.climatology);
+  const length = window.endDay - window.startDay + 1;
+  const values = new Array<bigint>(length);
+  const read = new Uint8Array(length);
+  let next = firstReadingFrom(readings, window.startDay);
   // Offsets of the window taken in so far, and how many of them had a reading.
   let taken = 0;
   let present = 0;
@@ -568,5 +625,54 @@ export const phaseIndexer = (
       taken = last;
     },
     read: () => (taken === 0 ? undefined : aggregator.read(taken, present)),
+  };
+};
+
+/** The window's periods walked as a daily window's days are: a period is taken in on its first day, read
+ *  when a reading is dated that day; counts of days (completeness, runs, rolling spans, day numbers) count
+ *  periods. The offset the index read from is given back in days. */
+const periodIndexer = (
+  pipeline: CompiledPipeline,
+  window: DayWindow,
+  periods: readonly SpanDays[],
+  readings: readonly DayValue[],
+  frame: SeriesFrame,
+): PhaseIndexer => {
+  const { transform } = pipeline;
+  const fill = pipeline.periodFill(longestPeriodDays(frame.cadence!));
+  const aggregator = aggregatorOf(pipeline.aggregate, pipeline.blocks, window, periods, frame.climatology);
+  const values = new Array<bigint>(periods.length);
+  const read = new Uint8Array(periods.length);
+  let next = firstReadingFrom(readings, window.startDay);
+  let taken = 0;
+  let present = 0;
+  return {
+    advanceTo: (until) => {
+      let last = taken;
+      while (last < periods.length && periods[last]!.first <= until) last += 1;
+      if (last <= taken) return;
+      for (let at = taken; at < last; at += 1) {
+        const { first } = periods[at]!;
+        while (next < readings.length && readings[next]![0] < first) next += 1;
+        const reading = readings[next];
+        if (reading !== undefined && reading[0] === first) {
+          values[at] = transform === undefined ? reading[1] : transform(reading[1]);
+          read[at] = 1;
+          present += 1;
+          next += 1;
+        } else {
+          values[at] = fill;
+        }
+      }
+      aggregator.consume(values, read, taken, last);
+      taken = last;
+    },
+    read: () => {
+      if (taken === 0) return undefined;
+      const reading = aggregator.read(taken, present);
+      return reading.readFromOffset === 0
+        ? reading
+        : { ...reading, readFromOffset: periods[reading.readFromOffset]!.first - window.startDay };
+    },
   };
 };

@@ -292,7 +292,23 @@ const windowErrorsOn = (
         error([...path, 'phases', index, 'aggregate'], 'aggregate_invalid', 'spans more days than its window has'),
       );
     }
-    if (phase.blocks !== undefined) {
+    if (phase.blocks?.by === 'source_period') {
+      // The source's periods are known at quote and issue (period_mismatch there); their figures come from
+      // a climatology, as no list can say how many periods a window holds before its source is named.
+      const listed = [
+        ...(phase.blocks.vs_normal !== undefined && 'normal' in phase.blocks.vs_normal ? ['vs_normal'] : []),
+        ...(phase.blocks.weights === undefined ? [] : ['weights']),
+      ];
+      for (const name of listed) {
+        errors.push(
+          error(
+            [...path, 'phases', index, 'blocks', name],
+            'blocks_arity',
+            'source_period blocks read their figures from a climatology, not a list',
+          ),
+        );
+      }
+    } else if (phase.blocks !== undefined) {
       const blocksPath = [...path, 'phases', index, 'blocks'];
       if (!isBlockAligned(phase.blocks.by, window)) {
         errors.push(

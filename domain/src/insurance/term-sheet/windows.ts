@@ -107,9 +107,12 @@ const monthsBlockEndDay = (months: number, blockStart: number): number => {
   return end;
 };
 
+/** Blocks cut by the calendar; `source_period` blocks are the source's own periods (`source-periods.ts`). */
+export type CalendarBlocks = Exclude<Blocks['by'], 'source_period'>;
+
 /** The last day of the block holding `day` (`days` and `months` blocks: the one starting on `blockStart`).
  *  Day numbers, not dates: an evaluation finds every phase's blocks again. */
-const blockEndDay = (by: Blocks['by'], day: number, blockStart: number): number => {
+const blockEndDay = (by: CalendarBlocks, day: number, blockStart: number): number => {
   if (typeof by !== 'string') {
     return 'days' in by ? daysBlockEndDay(by.days, blockStart) : monthsBlockEndDay(by.months, blockStart);
   }
@@ -134,7 +137,7 @@ export const seasonsBackOf =
  *  20th and the month's last day, months on their last day, `days` blocks every so many days (29 February
  *  not counted) from the window's start. A window off those boundaries cuts its first and last blocks
  *  short. */
-export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] => {
+export const blockEndOffsets = (by: CalendarBlocks, window: DayWindow): number[] => {
   const ends: number[] = [];
   for (let start = window.startDay; start <= window.endDay; ) {
     const end = Math.min(blockEndDay(by, start, start), window.endDay);
@@ -145,7 +148,7 @@ export const blockEndOffsets = (by: Blocks['by'], window: DayWindow): number[] =
 };
 
 /** Whether the window starts and ends on block boundaries. */
-export const isBlockAligned = (by: Blocks['by'], window: DayWindow): boolean => {
+export const isBlockAligned = (by: CalendarBlocks, window: DayWindow): boolean => {
   if (typeof by !== 'string' && 'days' in by) {
     return (commonYearDay(window.endDay) - commonYearDay(window.startDay) + 1) % by.days === 0;
   }

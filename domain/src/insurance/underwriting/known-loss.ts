@@ -21,8 +21,8 @@ export const refuseKnownLoss = (
   for (const peril of perils) {
     const cover = productCover(sheet, peril);
     const readings = dayValuesIn(history[peril] ?? [], term.start, term.end);
-    const climatology = dataSources?.[peril]?.climatology;
-    const outcome = evaluateCover({ cover, amounts: sheet.amounts, term, readings, climatology }, today);
+    const source = dataSources?.[peril];
+    const outcome = evaluateCover({ cover, amounts: sheet.amounts, term, readings, source }, today);
     const breached = outcome.phases.find((phase) => phase.breached);
     if (breached?.index !== undefined && breached.payout !== undefined && breached.window !== undefined) {
       const { numerator, denominator } = breached.index;

@@ -16,6 +16,7 @@ import { type Pricing, type PricingRequest, priceQuote, type RateCover, rateCove
 import { DEFAULT_PRODUCT, triggerTermsFor } from '../term-sheet/builtin';
 import { checkClimatologyBlocks, coverClimatology } from '../term-sheet/climatology-blocks';
 import { type ProductTerms, productCover } from '../term-sheet/product';
+import { checkSourcePeriods } from '../term-sheet/source-periods';
 import { windowErrors } from '../term-sheet/validate';
 import { seasonStartingIn, seasonStartingOnOrAfter } from '../term-sheet/windows';
 import { refuseKnownLoss } from './known-loss';
@@ -129,8 +130,9 @@ export const refuseWindowsOutsideTerm = (sheet: TermSheet, perils: readonly Peri
   }
 };
 
-/** A cover read against a climatology: its data froze one, and the term's blocks are its periods. */
-const checkClimatologies = (
+/** A cover fits the source it reads: its blocks and sowing the source's cadence, and a cover read against
+ *  a climatology froze one whose periods the term's blocks are. */
+const checkCoverSources = (
   { sheet }: ProductTerms,
   perils: readonly Peril[],
   term: CoverTerm,
@@ -138,9 +140,10 @@ const checkClimatologies = (
 ): void => {
   for (const peril of perils) {
     const cover = productCover(sheet, peril);
+    const data = dataSources?.[peril];
+    checkSourcePeriods(cover, term, data?.cadence, data?.location ?? 'the field');
     const named = coverClimatology(cover);
     if (named === undefined) continue;
-    const data = dataSources?.[peril];
     if (data?.climatology === undefined) {
       throw new DomainError(
         'rejected',
@@ -148,7 +151,7 @@ const checkClimatologies = (
         `${peril} reads climatology ${named.name}: its data source has none for ${data?.location ?? 'the field'}`,
       );
     }
-    checkClimatologyBlocks(cover, term, data.climatology, data.location);
+    checkClimatologyBlocks(cover, term, data.climatology, data.location, data.cadence);
   }
 };
 
@@ -235,7 +238,7 @@ export const priceCover = (request: CoverRequest, product: ProductTerms = DEFAUL
   checkCurrency(product, currency);
   const sumInsuredMinor = sumInsuredOf(product, request, currency);
   if (sumInsuredMinor <= 0) throw new DomainError('rejected', 'invalid_amount', 'sum_insured must be greater than 0');
-  checkClimatologies(product, request.perils, request.term, request.dataSources);
+  checkCoverSources(product, request.perils, request.term, request.dataSources);
   refuseKnownLoss(product.sheet, request.perils, request.history, request.term, request.today, request.dataSources);
   const isDefault = product.ref.product_id === DEFAULT_PRODUCT.ref.product_id;
   return {
