@@ -96,6 +96,7 @@ export {
   PayoutMap,
   PayoutOverpayment,
   PayoutPathParams,
+  PercentileLevel,
   Peril,
   PerilDataSource,
   Phase,
@@ -138,6 +139,7 @@ export {
   ProductVersionRegistered,
   ProductVersionRetired,
   ProductVersionStatus,
+  payoutLevels,
   Quote,
   QuoteRequest,
   READING_BOUNDS,
@@ -199,9 +201,8 @@ export {
   ClimatologyVersionPathParams,
   ClimatologyYears,
   FrozenClimatology,
-  PERCENTILE_RANKS,
 } from './insurance/climatologies';
-export { ClimatologyName } from './insurance/climatology-name';
+export { ClimatologyName, ClimatologyReference, PERCENTILE_RANKS } from './insurance/climatology-name';
 // Products as a designer tries them (TERM-SHEETS.md §5.1): the backtest over many locations, its basis risk
 export {
   BacktestLocation,

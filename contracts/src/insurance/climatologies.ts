@@ -1,6 +1,6 @@
 import { DateTime } from '../common';
 import { z } from '../zod';
-import { ClimatologyName } from './climatology-name';
+import { ClimatologyName, PERCENTILE_RANKS } from './climatology-name';
 import { PageNumber, PageSize } from './pagination';
 import { MonthDay } from './term-sheet';
 
@@ -48,7 +48,6 @@ export const ClimatologyRequest = z
 export type ClimatologyRequest = z.infer<typeof ClimatologyRequest>;
 
 /** The nearest-rank percentiles p5, p10, … p95 of a location's period values. */
-export const PERCENTILE_RANKS = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95] as const;
 
 export const ClimatologyPercentiles = z
   .object(Object.fromEntries(PERCENTILE_RANKS.map((rank) => [`p${rank}`, z.number()])) as Record<string, z.ZodNumber>)

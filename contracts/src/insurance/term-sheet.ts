@@ -1,6 +1,6 @@
 import { CurrencyCode } from '../currency';
 import { z } from '../zod';
-import { ClimatologyName } from './climatology-name';
+import { ClimatologyReference, PERCENTILE_RANKS } from './climatology-name';
 import { hasAtMostDecimals } from './money-amount';
 import { Peril, ReadingIndex, TriggerIndex } from './peril';
 
@@ -48,8 +48,23 @@ export const DateRef = z
   .openapi('DateRef');
 export type DateRef = z.infer<typeof DateRef>;
 
-/** A level in index units: a number, or that many per day of the phase's full window. */
-export const Level = z.union([Dec, z.strictObject({ per_window_day: Dec })]).openapi('Level');
+/** Version 2: the location's climatology percentile of the phase's period (INDEX-DATA §3), frozen at issue;
+ *  the climatology is the one the cover's blocks read, or the one named here. */
+export const PercentileLevel = z
+  .strictObject({
+    percentile: z
+      .number()
+      .int()
+      .refine((rank) => (PERCENTILE_RANKS as readonly number[]).includes(rank), {
+        message: `must be one of ${PERCENTILE_RANKS.join(', ')}`,
+      }),
+    climatology: ClimatologyReference.optional(),
+  })
+  .openapi('PercentileLevel');
+export type PercentileLevel = z.infer<typeof PercentileLevel>;
+
+/** A level in index units: a number, that many per day of the phase's full window, or a percentile. */
+export const Level = z.union([Dec, z.strictObject({ per_window_day: Dec }), PercentileLevel]).openapi('Level');
 export type Level = z.infer<typeof Level>;
 
 /** Money of the sheet: a share of the policy's sum insured (unit `share`) or minor units of the basis sum
@@ -94,7 +109,7 @@ export const Blocks = z
         // source (INDEX-DATA §3), its latest version at issue unless one is named, frozen into the policy.
         z.strictObject({
           as: z.enum(['percent', 'difference', 'z']),
-          climatology: z.strictObject({ name: ClimatologyName, version: z.number().int().min(1).optional() }),
+          climatology: ClimatologyReference,
         }),
       ])
       .optional(),
@@ -273,6 +288,17 @@ const VERSION_TWO_READINGS: ReadonlySet<string> = new Set([
   'area_yield_bu_ac',
 ]);
 
+/** The levels of a payout map, with where each sits in it. */
+export const payoutLevels = (payout: PayoutMap): { readonly level: Level; readonly at: string[] }[] =>
+  'linear' in payout
+    ? [
+        { level: payout.linear.trigger, at: ['linear', 'trigger'] },
+        { level: payout.linear.exit, at: ['linear', 'exit'] },
+      ]
+    : 'tick' in payout
+      ? [{ level: payout.tick.trigger, at: ['tick', 'trigger'] }]
+      : [];
+
 /** Where a sheet uses what only version 2 can say, with the path: a v1 sheet must not. */
 export const versionTwoFeatures = (sheet: {
   readonly covers: readonly Cover[];
@@ -299,6 +325,9 @@ export const versionTwoFeatures = (sheet: {
         ...(blocks?.vs_normal !== undefined && 'climatology' in blocks.vs_normal
           ? [[...path, 'blocks', 'vs_normal', 'climatology']]
           : []),
+        ...payoutLevels(phase.payout).flatMap(({ level, at }) =>
+          typeof level === 'object' && 'percentile' in level ? [[...path, 'payout', ...at]] : [],
+        ),
       ];
     }),
   ]),

@@ -1,10 +1,12 @@
 import type { Cover, PayoutCurve, PayoutCurvePoint, PayoutCurveRequest, TermSheet } from '@cropcover/contracts';
+import { DomainError } from '../domain-error';
 import type { CoverTerm } from '../insurance/calendar/cover-term';
 import { decimalOfMillionths, divideRounded, millionthsOf } from '../insurance/money/decimal';
 import { toMajorUnits } from '../insurance/money/minor-units';
 import { payoutFor } from '../insurance/money/payout';
 import { severityFraction, severityPpmOfExact } from '../insurance/money/severity';
 import { type CoverAtIndex, coverAtIndex } from '../insurance/term-sheet/evaluate-cover';
+import { readsPercentiles } from '../insurance/term-sheet/payout-map';
 import { productCover } from '../insurance/term-sheet/product';
 import {
   minorUnitsOfShare,
@@ -85,6 +87,17 @@ export const payoutCurve = (request: PayoutCurveRequest, today: string): PayoutC
   const cover = productCover(sheet, peril);
   const term = curveTerm(request, today);
   refuseWindowsOutsideTerm(sheet, [peril], term);
+  const atPercentile = cover.phases.find(
+    (each) => (phase === undefined || each.id === phase) && readsPercentiles(each.payout),
+  );
+  if (atPercentile !== undefined) {
+    throw new DomainError(
+      'rejected',
+      'no_climatology',
+      `phase ${atPercentile.id}'s levels are percentiles of a location's climatology: a sheet alone has none ` +
+        '(backtest the product at its locations instead)',
+    );
+  }
   const at = coverAtIndex({
     cover,
     amounts: sheet.amounts,

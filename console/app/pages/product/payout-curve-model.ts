@@ -8,7 +8,9 @@ import { words } from '../../format';
 /** A `per_window_day` level drawn as if over a year's days: the range only has to hold the levels. */
 const YEAR_DAYS = 366;
 
-const levelValue = (level: Level): number => (typeof level === 'number' ? level : level.per_window_day * YEAR_DAYS);
+/** A percentile is a location's: the sheet alone has no figure for it (NaN, left out of the range). */
+const levelValue = (level: Level): number =>
+  typeof level === 'number' ? level : 'per_window_day' in level ? level.per_window_day * YEAR_DAYS : Number.NaN;
 
 /** Where a map changes: its trigger and exit, where a tick reaches its limit, a step table's edges. */
 const mapLevels = (payout: PayoutMap, limit: number): number[] => {
@@ -27,7 +29,10 @@ const sixDecimals = (value: number): number => Number(value.toFixed(6));
 /** The index range a cover's curve is drawn over: from 0 (or a quarter below the lowest level, when one
  *  is negative) to a quarter past the highest level of its phases. */
 export const curveRange = (cover: Cover): { readonly from: number; readonly to: number } => {
-  const levels = cover.phases.flatMap((phase) => mapLevels(phase.payout, phase.limit));
+  const levels = cover.phases
+    .flatMap((phase) => mapLevels(phase.payout, phase.limit))
+    .filter((level) => !Number.isNaN(level));
+  if (levels.length === 0) return { from: 0, to: 1 };
   const [low, high] = [Math.min(...levels), Math.max(...levels)];
   const margin = (high > low ? high - low : Math.max(Math.abs(high), 1)) / 4;
   const from = low >= 0 ? 0 : sixDecimals(low - margin);

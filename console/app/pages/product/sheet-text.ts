@@ -11,7 +11,11 @@ export const dateRefText = (ref: DateRef): string => {
 };
 
 export const levelText = (level: Level): string =>
-  typeof level === 'number' ? figure(level) : `${figure(level.per_window_day)} per window day`;
+  typeof level === 'number'
+    ? figure(level)
+    : 'per_window_day' in level
+      ? `${figure(level.per_window_day)} per window day`
+      : `the location's ${level.percentile}th percentile`;
 
 /** An amount of the sheet: money of its basis, or a share of the sum insured. */
 export const amountText = (sheet: TermSheet, amount: number): string =>

@@ -1,9 +1,10 @@
-import type { Cover, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
+import type { Cover, FrozenClimatology, Phase, PhaseStatus, SheetAmounts, SkipReason } from '@cropcover/contracts';
 import { dateOfDay, dayNumber, earlierDate, laterDate } from '../calendar/calendar-date';
 import type { CoverTerm } from '../calendar/cover-term';
 import type { DayValue } from '../index-data/index-observation';
 import { divideRounded, MILLIONTHS, millionthsOf } from '../money/decimal';
 import { type ExactSeverity, NO_SEVERITY } from '../money/severity';
+import { percentileLevelsOn } from './climatology-blocks';
 import {
   type CompiledPipeline,
   type Coverage,
@@ -15,7 +16,7 @@ import {
   phaseIndexer,
   type SeriesFrame,
 } from './index-pipeline';
-import { compilePayout, directionOf, type ResolvedPayout } from './payout-map';
+import { type CompiledPayout, compilePayout, directionOf, type ResolvedPayout, readsPercentiles } from './payout-map';
 import { amountUnitsOf, NO_SHARE, type SumInsuredShare, unitsOfSumInsured } from './sheet-money';
 import { sourcePeriodsIn } from './source-periods';
 import { type DayWindow, isSowingAnchored, resolveWindow, type SowingDate, sowingDateAsOf } from './windows';
@@ -107,20 +108,21 @@ interface PhasePlan {
   readonly pipeline: CompiledPipeline;
   /** Its window on a term and its payout map on that window; undefined while the window is not known. */
   readonly on: (term: CoverTerm, sowingDate: string | undefined) => PhaseOnTerm | undefined;
+  /** Its payout map on a window with percentile levels at the location the climatology is of. */
+  readonly payoutAt: (window: DayWindow, climatology: FrozenClimatology | undefined) => ResolvedPayout;
 }
 
 interface PhaseOnTerm {
   readonly window: DayWindow;
-  readonly payout: ResolvedPayout;
+  /** Undefined when a level is a percentile: each location has its own (`payoutAt`). */
+  readonly payout: ResolvedPayout | undefined;
 }
 
 /** A phase's window and payout map, kept for the last term (and sowing date) asked for: a monitor pass
  *  evaluates thousands of policies on a few terms, and resolving dates and levels cost as much as a
  *  phase's index. */
-const phaseOnTerm = (
-  phase: Phase,
-  payout: { readonly on: (windowDays: number) => ResolvedPayout },
-): PhasePlan['on'] => {
+const phaseOnTerm = (phase: Phase, payout: CompiledPayout): PhasePlan['on'] => {
+  const percentiles = readsPercentiles(phase.payout);
   let last: { readonly term: CoverTerm; readonly sowingDate: string | undefined; readonly on: PhaseOnTerm } | undefined;
   return (term, sowingDate) => {
     if (
@@ -133,7 +135,8 @@ const phaseOnTerm = (
     }
     const window = resolveWindow(phase.window, term, sowingDate);
     if (window === undefined) return undefined;
-    last = { term, sowingDate, on: { window, payout: payout.on(window.endDay - window.startDay + 1) } };
+    const resolved = percentiles ? undefined : payout.on(window.endDay - window.startDay + 1);
+    last = { term, sowingDate, on: { window, payout: resolved } };
     return last.on;
   };
 };
@@ -161,6 +164,7 @@ const planOf = (cover: Cover, amounts: SheetAmounts): CoverPlan => {
     growsOnly: cover.phases.every(growsOnly),
     phases: cover.phases.map((phase) => {
       const limitUnits = units(phase.limit);
+      const payout = compilePayout(phase.payout, limitUnits, units);
       return {
         phase,
         anchored: isSowingAnchored(phase.window),
@@ -174,7 +178,12 @@ const planOf = (cover: Cover, amounts: SheetAmounts): CoverPlan => {
           aggregate: phase.aggregate,
           paysWhen: directionOf(phase.payout),
         }),
-        on: phaseOnTerm(phase, compilePayout(phase.payout, limitUnits, units)),
+        on: phaseOnTerm(phase, payout),
+        payoutAt: (window, climatology) =>
+          payout.on(
+            window.endDay - window.startDay + 1,
+            percentileLevelsOn(climatology, { first: window.startDay, last: window.endDay }),
+          ),
       };
     }),
   };
@@ -233,12 +242,12 @@ const phaseRuns = (
   plan.phases.map((phase): PhaseRun | PendingPhase => {
     const onTerm = phase.on(spec.term, sowing?.date);
     if (onTerm === undefined) return { plan: phase, window: undefined, sowingDate: undefined };
-    const { window, payout } = onTerm;
+    const { window } = onTerm;
     const anchoredOn = phase.anchored ? sowing : undefined;
     return {
       plan: phase,
       window,
-      payout,
+      payout: onTerm.payout ?? phase.payoutAt(window, spec.source?.climatology),
       indexer: phaseIndexer(phase.pipeline, window, spec.readings, spec.source),
       sowingComplete: anchoredOn === undefined || isSowingComplete(spec, anchoredOn, phase.minimumCoverage),
       sowingDate: anchoredOn?.date,
@@ -447,6 +456,8 @@ export interface CoverAtIndexSpec {
   readonly sowingDate: string | undefined;
   /** The phases read, by id; the others add nothing to the cover. */
   readonly phaseIds: ReadonlySet<string>;
+  /** The climatology percentile levels are read in (a location's); without one such a level cannot be. */
+  readonly climatology?: FrozenClimatology | undefined;
 }
 
 /** What the chosen phases of a cover pay if each reads `value` (the payout curve, TERM-SHEETS.md §5.1):
@@ -459,7 +470,7 @@ export const coverAtIndex = (spec: CoverAtIndexSpec): ((value: IndexValue) => Co
     .map((phase) => {
       const onTerm = phase.on(spec.term, spec.sowingDate);
       if (onTerm === undefined) throw new RangeError(`phase ${phase.phase.id} has no window without a sowing date`);
-      return { phase, payout: onTerm.payout };
+      return { phase, payout: onTerm.payout ?? phase.payoutAt(onTerm.window, spec.climatology) };
     });
   return (value) => {
     const phases = read.map(({ phase, payout }): PhaseAtIndex => {

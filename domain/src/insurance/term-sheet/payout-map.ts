@@ -1,4 +1,4 @@
-import type { Level, PayoutMap, StepRow } from '@cropcover/contracts';
+import { type Level, type PayoutMap, payoutLevels, type StepRow } from '@cropcover/contracts';
 import { MILLIONTHS, millionthsOf } from '../money/decimal';
 import { type ExactSeverity, exactSeverity, NO_SEVERITY } from '../money/severity';
 import type { IndexValue } from './index-pipeline';
@@ -7,8 +7,17 @@ import type { IndexValue } from './index-pipeline';
 // exactly. Amounts are in the sheet's units: millionths of the sum insured for `share`, minor units of the
 // basis for `minor`.
 
-/** A level in millionths of the index's unit: a number, or that many per day of the phase's full window. */
-export const levelOf = (level: Level, windowDays: number): bigint => onWindow(levelUnitsOf(level), windowDays);
+/** A percentile of the phase's period at the policy's location, in millionths, by rank (INDEX-DATA §3). */
+export type PercentileOf = (rank: number) => bigint;
+
+/** A level in millionths of the index's unit: a number, that many per day of the phase's full window, or a
+ *  percentile of the climatology the policy froze. */
+export const levelOf = (level: Level, windowDays: number, percentileOf?: PercentileOf): bigint =>
+  onWindow(levelUnitsOf(level), windowDays, percentileOf);
+
+/** Whether a payout map has a level only a location's climatology gives. */
+export const readsPercentiles = (payout: PayoutMap): boolean =>
+  payoutLevels(payout).some(({ level }) => typeof level === 'object' && 'percentile' in level);
 
 const absolute = (value: bigint): bigint => (value < 0n ? -value : value);
 
@@ -39,32 +48,57 @@ export interface ResolvedPayout {
 const crossing = (direction: 'below' | 'above', trigger: bigint, { numerator, denominator }: IndexValue): boolean =>
   direction === 'below' ? numerator <= trigger * denominator : numerator >= trigger * denominator;
 
-/** A level read once: fixed, or per day of the window. */
-const levelUnitsOf = (level: Level): { readonly units: bigint; readonly perDay: boolean } =>
+interface LevelUnits {
+  readonly units: bigint;
+  readonly perDay: boolean;
+  /** A percentile's rank; its value is the location's. */
+  readonly rank?: number;
+}
+
+/** A level read once: fixed, per day of the window, or a percentile. */
+const levelUnitsOf = (level: Level): LevelUnits =>
   typeof level === 'number'
     ? { units: millionthsOf(level), perDay: false }
-    : { units: millionthsOf(level.per_window_day), perDay: true };
+    : 'per_window_day' in level
+      ? { units: millionthsOf(level.per_window_day), perDay: true }
+      : { units: 0n, perDay: false, rank: level.percentile };
 
-const onWindow = (level: { readonly units: bigint; readonly perDay: boolean }, windowDays: number): bigint =>
-  level.perDay ? level.units * BigInt(windowDays) : level.units;
+const onWindow = (level: LevelUnits, windowDays: number, percentileOf: PercentileOf | undefined): bigint => {
+  if (level.rank !== undefined) {
+    if (percentileOf === undefined) throw new RangeError('a percentile level needs the climatology the policy froze');
+    return percentileOf(level.rank);
+  }
+  return level.perDay ? level.units * BigInt(windowDays) : level.units;
+};
 
-/** A payout map with its figures read once; `on` resolves its levels for a window of so many days.
- *  `amountUnits` turns a sheet amount (a limit, a per-unit, a step's pay) into the sheet's units. */
+/** A payout map with its figures read once. */
+export interface CompiledPayout {
+  /** The map with its levels resolved for a window of so many days (and its percentiles at a location). */
+  readonly on: (windowDays: number, percentileOf?: PercentileOf) => ResolvedPayout;
+}
+
+/** `amountUnits` turns a sheet amount (a limit, a per-unit, a step's pay) into the sheet's units. */
 export const compilePayout = (
   payout: PayoutMap,
   limitUnits: bigint,
   amountUnits: (amount: number) => bigint,
-): { readonly on: (windowDays: number) => ResolvedPayout } => {
+): CompiledPayout => {
   if ('linear' in payout) {
     const { direction } = payout.linear;
     const [trigger, exit] = [levelUnitsOf(payout.linear.trigger), levelUnitsOf(payout.linear.exit)];
-    return { on: (windowDays) => linearMap(direction, onWindow(trigger, windowDays), onWindow(exit, windowDays)) };
+    return {
+      on: (windowDays, percentileOf) =>
+        linearMap(direction, onWindow(trigger, windowDays, percentileOf), onWindow(exit, windowDays, percentileOf)),
+    };
   }
   if ('tick' in payout) {
     const { direction } = payout.tick;
     const trigger = levelUnitsOf(payout.tick.trigger);
     const perUnit = amountUnits(payout.tick.per_unit);
-    return { on: (windowDays) => tickMap(direction, onWindow(trigger, windowDays), perUnit, limitUnits) };
+    return {
+      on: (windowDays, percentileOf) =>
+        tickMap(direction, onWindow(trigger, windowDays, percentileOf), perUnit, limitUnits),
+    };
   }
   const map = stepMap(
     stepsDirection(payout.steps),

@@ -1,7 +1,8 @@
 import type { Cover, Level, Phase, StepRow, TermSheet } from '@cropcover/contracts';
 import { type CoverTerm, termDays } from '../calendar/cover-term';
 import { MILLIONTHS, millionthsOf } from '../money/decimal';
-import { directionOf, levelOf } from './payout-map';
+import { phaseClimatologies } from './climatology-blocks';
+import { directionOf, levelOf, readsPercentiles } from './payout-map';
 import { amountUnitsOf, unitsOfSumInsured } from './sheet-money';
 import {
   blockEndOffsets,
@@ -53,11 +54,19 @@ const error = (path: Path, code: TermSheetRule, message: string): TermSheetError
   code,
 });
 
-/** Levels compared on `days` of window, or undefined when one is per day and the days are not known. */
+/** Levels compared on `days` of window, or undefined when one is per day and the days are not known, or
+ *  one is a percentile and the other not (a location's percentiles are known at quote and issue; two
+ *  percentiles compare by rank). */
 const levelsOn = (a: Level, b: Level, days: number | undefined): [bigint, bigint] | undefined => {
+  const [rankA, rankB] = [a, b].map((level) =>
+    typeof level === 'object' && 'percentile' in level ? BigInt(level.percentile) : undefined,
+  );
+  if (rankA !== undefined || rankB !== undefined) {
+    return rankA === undefined || rankB === undefined ? undefined : [rankA, rankB];
+  }
   if (days !== undefined) return [levelOf(a, days), levelOf(b, days)];
   if (typeof a === 'number' && typeof b === 'number') return [millionthsOf(a), millionthsOf(b)];
-  if (typeof a !== 'number' && typeof b !== 'number')
+  if (typeof a !== 'number' && typeof b !== 'number' && 'per_window_day' in a && 'per_window_day' in b)
     return [millionthsOf(a.per_window_day), millionthsOf(b.per_window_day)];
   return undefined;
 };
@@ -406,15 +415,11 @@ export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
         errors.push(error([...path, 'sowing'], 'sowing_invalid', 'the sowing range cannot be anchored on sowing'));
       }
     }
-    // A policy freezes one climatology per peril's data source: a cover's blocks read one.
+    // A policy freezes one climatology per peril's data source: a cover's blocks and percentiles read one.
     const climatologies = new Set(
-      cover.phases.flatMap(({ blocks }) =>
-        blocks?.vs_normal !== undefined && 'climatology' in blocks.vs_normal
-          ? [
-              `${blocks.vs_normal.climatology.name}${blocks.vs_normal.climatology.version === undefined ? '' : ` version ${blocks.vs_normal.climatology.version}`}`,
-            ]
-          : [],
-      ),
+      cover.phases
+        .flatMap(phaseClimatologies)
+        .map(({ name, version }) => (version === undefined ? name : `${name} version ${version}`)),
     );
     if (climatologies.size > 1) {
       errors.push(
@@ -425,6 +430,17 @@ export const validateTermSheet = (sheet: TermSheet): TermSheetError[] => {
         ),
       );
     }
+    cover.phases.forEach((phase, index) => {
+      if (climatologies.size === 0 && readsPercentiles(phase.payout)) {
+        errors.push(
+          error(
+            [...path, 'phases', index, 'payout'],
+            'climatology_period',
+            'a percentile level is of a climatology: name it on the level, or read the blocks against one',
+          ),
+        );
+      }
+    });
     const ids = new Set<string>();
     cover.phases.forEach((phase, index) => {
       const phasePath = [...path, 'phases', index];

@@ -17,8 +17,8 @@ export const payoutCurveRoute = commandRoute('POST /insurance/products/payout-cu
   success: { status: 200, schema: PayoutCurve, description: 'The curve, one point per index value' },
   problems: {
     422: {
-      description: `${INVALID_TERM_SHEET.description}; term_not_product_season: the term is not the sheet's season in one year; window_outside_term: the term does not hold the cover's windows`,
-      codes: ['invalid_term_sheet', 'term_not_product_season', 'window_outside_term'],
+      description: `${INVALID_TERM_SHEET.description}; term_not_product_season: the term is not the sheet's season in one year; window_outside_term: the term does not hold the cover's windows; no_climatology: a phase's levels are percentiles of a location's climatology`,
+      codes: ['invalid_term_sheet', 'term_not_product_season', 'window_outside_term', 'no_climatology'],
     },
   },
 }).handle(async ({ deps, body }) => payoutCurve(body, utcDate(deps.clock.now())));
