@@ -1,5 +1,6 @@
 import type {
   Blocks,
+  Cadence,
   ClimatologyPeriod,
   FrozenClimatology,
   Peril,
@@ -9,6 +10,7 @@ import type {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain-error';
+import { startsPeriod } from '../../index-sources/cadence';
 import { periodsOfYear } from '../../index-sources/climatologies/climatology-periods';
 import { anySeasonSheetArbitrary, readingsFrom } from '../../testing/any-season-sheet-arbitraries';
 import { addDays, dayNumber } from '../calendar/calendar-date';
@@ -18,6 +20,7 @@ import { seasonLossPpm } from '../pricing/burning-cost';
 import { rateCover } from '../pricing/pricing';
 import { checkClimatologyBlocks } from './climatology-blocks';
 import { evaluateCover } from './evaluate-cover';
+import { checkSourcePeriods } from './source-periods';
 import { validateTermSheet, windowErrors } from './validate';
 import { seasonStartingIn, seasonsBackOf } from './windows';
 
@@ -181,6 +184,63 @@ describe('a sheet that validates, in every season 1981–2100', () => {
               const back = Number(season.start.slice(0, 4)) - year;
               if (back > 0) evaluateOn(sheet, yearsBack(back), seed, climatologies);
             }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+const NON_DAILY: readonly Cadence[] = ['pentad', 'dekad', '8_day', '16_day', 'month'];
+
+/** The sheet read from a non-daily source: half the time each phase's blocks become the source's own
+ *  periods (TERM-SHEETS.md §5 `source_period`, whose figures come from a climatology, not a list). */
+const overPeriods = (sheet: TermSheet, sourcePeriods: boolean): TermSheet => ({
+  ...sheet,
+  schema: 'cropcover.term-sheet/2',
+  covers: sheet.covers.map((cover) => ({
+    ...cover,
+    phases: cover.phases.map((phase) => {
+      if (!sourcePeriods || phase.blocks === undefined) return phase;
+      const { vs_normal: _listed, weights: _weights, ...blocks } = phase.blocks;
+      return { ...phase, blocks: { ...blocks, by: 'source_period' as const } };
+    }),
+  })),
+});
+
+describe('a sheet that validates, read from a non-daily source', () => {
+  it('is refused period_mismatch, or sold, evaluated, backtested and priced on its periods without an error', () => {
+    fc.assert(
+      fc.property(
+        anySeasonSheetArbitrary,
+        fc.constantFrom(...NON_DAILY),
+        fc.boolean(),
+        fc.integer({ min: FIRST_YEAR, max: LAST_YEAR }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        ({ sheet: drawn, term }, cadence, sourcePeriods, year, seed) => {
+          const sheet = overPeriods(drawn, sourcePeriods);
+          fc.pre(validateTermSheet(sheet).length === 0);
+          const season = sheet.season === undefined ? term! : seasonStartingIn(sheet.season, year);
+          fc.pre(quoteRefusals(sheet, season).length === 0);
+          try {
+            for (const cover of sheet.covers) checkSourcePeriods(cover, season, cadence, 'drawn');
+          } catch (refused) {
+            if (refused instanceof DomainError && refused.code === 'period_mismatch') return;
+            throw refused;
+          }
+          for (const cover of sheet.covers) {
+            const observed = readingsFrom(
+              cover.reading,
+              addDays(season.start, -20),
+              addDays(season.end, 20),
+              seed,
+            ).filter(({ date }) => startsPeriod(cadence, date));
+            const readings = dayValuesIn(observed, season.start, season.end);
+            const spec = { cover, amounts: sheet.amounts, term: season, readings, source: { cadence } };
+            for (const asOf of [season.start, season.end, addDays(season.end, 40)]) evaluateCover(spec, asOf);
+            const days = { season, startDay: dayNumber(season.start), endDay: dayNumber(season.end), readings };
+            seasonLossPpm(cover, sheet.amounts, days, { cadence });
           }
         },
       ),
