@@ -37,6 +37,8 @@ export {
   type RouteContract,
   type RouteDeclaration,
   type RouteRequest,
+  type TextRequestBody,
+  type TextResponseBody,
 } from './http-api';
 // Insurance and index data: perils and trigger terms, quotes and policies, evaluations and payouts, the
 // policy's events and their audit, index sources and their readings
@@ -98,6 +100,7 @@ export {
   PayoutPathParams,
   Peril,
   PerilDataSource,
+  PHASE_TABLE_DESCRIPTION,
   Phase,
   PhaseEvaluated,
   PhaseEvaluation,
@@ -128,6 +131,7 @@ export {
   ProductIfMatchHeader,
   ProductList,
   ProductPathParams,
+  ProductRegisterQuery,
   ProductRegisterRequest,
   ProductSheetRequest,
   ProductSheetValidation,
@@ -135,6 +139,7 @@ export {
   ProductVersion,
   ProductVersionEntry,
   ProductVersionPathParams,
+  ProductVersionQuery,
   ProductVersionRegistered,
   ProductVersionRetired,
   ProductVersionStatus,
