@@ -77,7 +77,8 @@ export const PAYOUT_COLUMNS = {
   steps: ['steps'],
 } as const satisfies Record<string, readonly PhaseColumn[]>;
 
-export const PAYOUT_MAP_COLUMNS: readonly PhaseColumn[] = ['direction', 'trigger', 'exit', 'per_unit', 'steps'];
+/** Every payout map's columns. */
+export const PAYOUT_MAP_COLUMNS: readonly PhaseColumn[] = [...new Set(Object.values(PAYOUT_COLUMNS).flat())];
 
 /** A row's values by column, as the sheet holds them (absent: the cell is empty). */
 export type Fields<C extends Column> = Partial<Record<C, unknown>>;

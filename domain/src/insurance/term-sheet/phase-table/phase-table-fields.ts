@@ -1,5 +1,11 @@
 import type { Cover, Phase, TermSheet } from '@cropcover/contracts';
-import type { CoverColumn, Fields, PhaseColumn, SheetColumn } from './phase-table-columns';
+import {
+  type CoverColumn,
+  type Fields,
+  PAYOUT_COLUMNS,
+  type PhaseColumn,
+  type SheetColumn,
+} from './phase-table-columns';
 
 // Where each field of a sheet sits in the phase table, both ways. Every field of a sheet, a cover and a
 // phase is named here: the destructurings end in a rest that must be empty, so a field added to the
@@ -123,10 +129,9 @@ const phaseOfFields = (phase: Fields<PhaseColumn>): unknown =>
 
 /** The map `payout` names, of its own columns (the reader has refused cells in another map's columns). */
 const payoutOfFields = (phase: Fields<PhaseColumn>): unknown => {
-  if (phase.payout === 'steps') return { steps: phase.steps };
-  if (phase.payout === 'linear' || phase.payout === 'tick') {
-    const { direction, trigger, exit, per_unit } = phase;
-    return { [phase.payout]: present({ direction, trigger, exit, per_unit }) };
-  }
-  return phase.payout;
+  const kind = phase.payout;
+  if (kind === 'steps') return { steps: phase.steps };
+  if (kind === 'linear' || kind === 'tick')
+    return { [kind]: present(Object.fromEntries(PAYOUT_COLUMNS[kind].map((column) => [column, phase[column]]))) };
+  return kind;
 };
