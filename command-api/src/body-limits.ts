@@ -6,9 +6,17 @@ export const COMMAND_BODY_LIMITS: Readonly<Record<string, number>> = {
   '/insurance/products/backtest': 8 * 1024 * 1024,
 };
 
-/** Routes whose body is a file they stream themselves, as path patterns the HTTP app can test before
- *  routing: `{param}` is one path segment. */
+/** A declared path as a pattern the HTTP app can test before routing: `{param}` is one path segment. */
+const pathPattern = (path: string): RegExp => new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+/** Routes whose body is a file they stream themselves, as path patterns. */
 export const commandFileBodyPaths = (routes: readonly { path: string; request?: { file?: unknown } }[]): RegExp[] =>
-  routes
-    .filter((route) => route.request?.file !== undefined)
-    .map((route) => new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`));
+  routes.filter((route) => route.request?.file !== undefined).map((route) => pathPattern(route.path));
+
+/** Routes that take a text form of their JSON body (a sheet's phase table), with its media type. */
+export const commandTextBodyRoutes = (
+  routes: readonly { path: string; request?: { text?: { mediaType: string } } }[],
+): { path: RegExp; mediaType: string }[] =>
+  routes.flatMap(({ path, request }) =>
+    request?.text ? [{ path: pathPattern(path), mediaType: request.text.mediaType }] : [],
+  );

@@ -1,4 +1,4 @@
-export { COMMAND_BODY_LIMITS, commandFileBodyPaths } from './body-limits';
+export { COMMAND_BODY_LIMITS, commandFileBodyPaths, commandTextBodyRoutes } from './body-limits';
 export type { CommandApiDeps } from './command-api-deps';
 export { createCommandRouter } from './command-router';
 export { commandRoutes } from './command-routes';

@@ -37,6 +37,8 @@ export {
   type RouteContract,
   type RouteDeclaration,
   type RouteRequest,
+  type TextRequestBody,
+  type TextResponseBody,
 } from './http-api';
 // Insurance and index data: perils and trigger terms, quotes and policies, evaluations and payouts, the
 // policy's events and their audit, index sources and their readings
@@ -99,6 +101,7 @@ export {
   PercentileLevel,
   Peril,
   PerilDataSource,
+  PHASE_TABLE_DESCRIPTION,
   Phase,
   PhaseEvaluated,
   PhaseEvaluation,
@@ -129,6 +132,7 @@ export {
   ProductIfMatchHeader,
   ProductList,
   ProductPathParams,
+  ProductRegisterQuery,
   ProductRegisterRequest,
   ProductSheetRequest,
   ProductSheetValidation,
@@ -136,6 +140,7 @@ export {
   ProductVersion,
   ProductVersionEntry,
   ProductVersionPathParams,
+  ProductVersionQuery,
   ProductVersionRegistered,
   ProductVersionRetired,
   ProductVersionStatus,

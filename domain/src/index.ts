@@ -125,6 +125,8 @@ export {
   organizationFieldSourceId,
   originDigest,
   ownFieldDataSources,
+  type PhaseTableError,
+  type PhaseTableReading,
   type ProductTerms,
   productCover,
   quoteCover,
@@ -138,6 +140,7 @@ export {
   readingsDigest,
   readingsFilesOf,
   readingsUsedOf,
+  readPhaseTable,
   resolveDataSources,
   severityFraction,
   sheetDigest,
@@ -146,6 +149,7 @@ export {
   toMajorUnits,
   utcDate,
   validateTermSheet,
+  writePhaseTable,
 } from './insurance';
 
 // The platform's version, recorded on every policy and in the API documents

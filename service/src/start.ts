@@ -11,6 +11,7 @@ import {
   COMMAND_BODY_LIMITS,
   commandFileBodyPaths,
   commandRoutes,
+  commandTextBodyRoutes,
   createCommandRouter,
   refusalToProblem,
 } from '@cropcover/command-api';
@@ -210,6 +211,7 @@ export const startService = async (
       asyncApiDocument: buildAsyncApiDocument(PLATFORM_VERSION),
       largerBodyLimits: COMMAND_BODY_LIMITS,
       fileBodyPaths: runs('command-api') ? commandFileBodyPaths(commandRoutes) : [],
+      textBodyRoutes: runs('command-api') ? commandTextBodyRoutes(commandRoutes) : [],
       publicPages: runs('query-api') ? { '/console': consoleRouter() } : {},
     });
     if (runs('query-api'))

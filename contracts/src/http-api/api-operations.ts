@@ -62,12 +62,14 @@ import {
   ProductIfMatchHeader,
   ProductList,
   ProductPathParams,
+  ProductRegisterQuery,
   ProductRegisterRequest,
   ProductSheetRequest,
   ProductSheetValidation,
   ProductsQuery,
   ProductVersion,
   ProductVersionPathParams,
+  ProductVersionQuery,
 } from '../insurance/products';
 import { Quote, QuoteRequest } from '../insurance/quote';
 import { PolicyTriggerCourses } from '../insurance/trigger-course';
@@ -159,6 +161,7 @@ export const apiOperations = {
   'GET /insurance/products/{product_id}': { params: ProductPathParams, success: Product },
   'GET /insurance/products/{product_id}/versions/{version}': {
     params: ProductVersionPathParams,
+    query: ProductVersionQuery,
     success: ProductVersion,
   },
   'GET /insurance/index-sources': { query: IndexSourcesQuery, success: IndexSourceList },
@@ -244,7 +247,7 @@ export const apiOperations = {
   'POST /insurance/policies/{policy_id}/lapse': { params: PolicyPathParams, body: LapseRequest, success: Policy },
   'POST /insurance/payouts/{payout_id}/settle': { params: PayoutPathParams, success: Payout },
   'POST /insurance/index-readings': { body: IndexReadingsRequest, success: IndexReadingsResponse },
-  'POST /insurance/products': { body: ProductRegisterRequest, success: ProductVersion },
+  'POST /insurance/products': { query: ProductRegisterQuery, body: ProductRegisterRequest, success: ProductVersion },
   'POST /insurance/products/validate': { body: ProductSheetRequest, success: ProductSheetValidation },
   'POST /insurance/products/payout-curve': { body: PayoutCurveRequest, success: PayoutCurve },
   'POST /insurance/products/backtest': { body: ProductBacktestRequest, success: ProductBacktestJob },

@@ -16,6 +16,8 @@ export type {
   RouteProblems,
   RouteRequest,
   SuccessResponse,
+  TextRequestBody,
+  TextResponseBody,
 } from './route-contract';
 export { operationIdOf } from './route-operation';
 export { mayAnswer, type ProblemAnswer, routeProblems } from './route-problems';

@@ -107,6 +107,8 @@ export const PROBLEM_STATUSES = {
   // Products: term sheets, their versions, and quote and issue on them (currency_mismatch is with
   // Programmes: one code, one meaning)
   invalid_term_sheet: 422,
+  // A sheet's phase table (text/csv) that is no table of a sheet: not CSV, unknown columns, unreadable cells.
+  malformed_phase_table: 400,
   product_exists: 409,
   product_not_found: 404,
   product_retired: 422,

@@ -23,6 +23,30 @@ export interface RouteRequest {
   /** A file as the body, of one of these media types: streamed to the handler (`req`), never parsed, and
    *  free of the JSON body limit (the handler keeps its own). Excludes `body`. */
   readonly file?: { readonly mediaTypes: readonly string[] };
+  /** The same body as text of another media type, beside JSON: read into the JSON body, then validated as
+   *  `body` like one sent as JSON, so both forms take one path. Needs `body`. */
+  readonly text?: TextRequestBody;
+}
+
+/** A text form of a route's JSON body (a term sheet's phase table as `text/csv`, TERM-SHEETS.md §5.1). */
+export interface TextRequestBody {
+  readonly mediaType: 'text/csv';
+  readonly description: string;
+  readonly example: string;
+  /** The JSON body the text says, given the request's parsed query for what the text does not carry; throws
+   *  a 400 problem when the text cannot be read. */
+  read(text: string, query: unknown): unknown;
+}
+
+/** A text form of a route's success body, answered instead of the JSON when the query says
+ *  `format=<format>` (a product version's phase table, `?format=csv`). */
+export interface TextResponseBody {
+  readonly format: 'csv';
+  readonly mediaType: 'text/csv';
+  readonly description: string;
+  readonly example: string;
+  /** The text of the JSON answer the handler returned. */
+  write(answer: never): string;
 }
 
 export interface SuccessResponse {
@@ -37,6 +61,7 @@ export interface SuccessResponse {
   /** A write that may find nothing to record answers this status with the same schema instead (a product
    *  version identical to the latest is answered 200 with that version, TERM-SHEETS.md §2.1). */
   readonly unchanged?: { readonly status: 200; readonly description: string };
+  readonly text?: TextResponseBody;
 }
 
 /** The problems a route may answer beyond the HTTP layer's, by status: each status's codes must be codes

@@ -49,12 +49,20 @@ const requestHeaders = (route: RouteContract): z.ZodObject | undefined => {
   return shared ? own.extend(shared.shape) : own;
 };
 
+/** A text form of a body, beside its JSON: a string of the media type, described, with an example. */
+const textContent = (text: { mediaType: string; description: string; example: string } | undefined) =>
+  text
+    ? {
+        [text.mediaType]: { schema: { type: 'string' as const, description: text.description }, example: text.example },
+      }
+    : {};
+
 const successResponse = (route: RouteContract) => {
-  const { status, description, schema, headers = {} } = route.success;
+  const { status, description, schema, headers = {}, text } = route.success;
   const own = Object.fromEntries(Object.entries(headers).map(([name, about]) => [name, header(about)]));
   return {
     description,
-    ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    ...(schema ? { content: { 'application/json': { schema }, ...textContent(text) } } : {}),
     headers: {
       ...own,
       ...(route.method === 'get' ? { 'Consistency-Status': WRITE_HEADERS['Consistency-Status'] } : WRITE_HEADERS),
@@ -98,7 +106,7 @@ const fileContent = (mediaTypes: readonly string[]) =>
 
 /** The route as zod-to-openapi registers it. */
 export const routeOperation = (route: RouteContract): RouteConfig => {
-  const { params, query, body, bodyRequired = true, file } = route.request ?? {};
+  const { params, query, body, bodyRequired = true, file, text } = route.request ?? {};
   const headers = requestHeaders(route);
   return {
     method: route.method,
@@ -111,7 +119,9 @@ export const routeOperation = (route: RouteContract): RouteConfig => {
       ...(params ? { params: params as z.ZodObject } : {}),
       ...(query ? { query: query as z.ZodObject } : {}),
       ...(headers ? { headers } : {}),
-      ...(body ? { body: { content: { 'application/json': { schema: body } }, required: bodyRequired } } : {}),
+      ...(body
+        ? { body: { content: { 'application/json': { schema: body }, ...textContent(text) }, required: bodyRequired } }
+        : {}),
       ...(file ? { body: { content: fileContent(file.mediaTypes), required: true } } : {}),
     },
     responses: {

@@ -77,6 +77,30 @@ export const ProductRegisterRequest = z
   .openapi('ProductRegisterRequest');
 export type ProductRegisterRequest = z.infer<typeof ProductRegisterRequest>;
 
+/** What a sheet's phase table is, where the API takes or answers one (text/csv, TERM-SHEETS.md §5.1). */
+export const PHASE_TABLE_DESCRIPTION =
+  'The term sheet as its phase table (docs/term-sheets.md, "The phase table"): a header, then one row per ' +
+  "phase; the sheet's fields on the first row, its cover's on each row; an empty cell is an absent field, a " +
+  'cell starting with {, [ or " is JSON.';
+
+/** `POST /insurance/products` with the sheet as its phase table (text/csv): the product's id, which a JSON
+ *  body carries itself and so must not be named here too. */
+export const ProductRegisterQuery = z.strictObject({
+  product_id: ProductId.optional().openapi({
+    description: 'With a text/csv body (the sheet as its phase table): the product to register. Not with JSON.',
+  }),
+});
+export type ProductRegisterQuery = z.infer<typeof ProductRegisterQuery>;
+
+/** `?format=csv`: a version's sheet as its phase table (TERM-SHEETS.md §5.1) instead of the JSON version. */
+export const ProductVersionQuery = z.strictObject({
+  format: z
+    .enum(['json', 'csv'])
+    .optional()
+    .openapi({ description: '`csv`: the sheet as its phase table (text/csv); `json` (the default): the version.' }),
+});
+export type ProductVersionQuery = z.infer<typeof ProductVersionQuery>;
+
 /** `POST …/versions` and `POST /insurance/products/validate`: a sheet alone. */
 export const ProductSheetRequest = z.strictObject({ sheet: TermSheet }).openapi('ProductSheetRequest');
 export type ProductSheetRequest = z.infer<typeof ProductSheetRequest>;

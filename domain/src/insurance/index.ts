@@ -16,6 +16,8 @@ export * from './pricing/pricing';
 export * from './term-sheet/builtin';
 export * from './term-sheet/climatology-blocks';
 export * from './term-sheet/evaluate-cover';
+export * from './term-sheet/phase-table/read-phase-table';
+export * from './term-sheet/phase-table/write-phase-table';
 export * from './term-sheet/product';
 export * from './term-sheet/sheet-digest';
 export * from './term-sheet/sheet-money';

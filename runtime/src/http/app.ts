@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics';
 import { traceHttpRequests } from '../tracing/http-server-span';
 import { createAuthenticator } from './auth';
 import { docsRouter } from './docs';
-import { jsonBody } from './json-body';
+import { jsonBody, type TextBodyRoute } from './json-body';
 import { mayReadMetrics } from './metrics-access';
 import { ProblemError } from './problem';
 import { notFoundHandler, problemHandler } from './problem-handler';
@@ -28,6 +28,8 @@ export interface HttpAppOptions {
   readonly largerBodyLimits?: Readonly<Record<string, number>>;
   /** Paths of routes whose body is a file they stream themselves (`RouteRequest.file`). */
   readonly fileBodyPaths?: readonly RegExp[];
+  /** Routes that take a text form of their JSON body (`RouteRequest.text`). */
+  readonly textBodyRoutes?: readonly TextBodyRoute[];
   /** Pages served to anyone, as /docs is (path → router): each asks the person for a token and sends it
    *  with the API calls it makes, so the API's own checks decide what it shows. */
   readonly publicPages?: Readonly<Record<string, Router>>;
@@ -51,6 +53,7 @@ export const createHttpApp = ({
   clock = systemClock,
   largerBodyLimits,
   fileBodyPaths,
+  textBodyRoutes,
   publicPages = {},
 }: HttpAppOptions): Express => {
   const app = express();
@@ -88,7 +91,7 @@ export const createHttpApp = ({
   app.use(noStore);
   app.use(rateLimiter.limitFailedAuthentication);
   app.use(rateLimiter.limitBySubject);
-  app.use(jsonBody(largerBodyLimits, fileBodyPaths));
+  app.use(jsonBody(largerBodyLimits, fileBodyPaths, textBodyRoutes));
   return app;
 };
 

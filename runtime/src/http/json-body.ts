@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { nestsDeeperThan } from './json-depth';
 import { ProblemError } from './problem';
 
@@ -49,6 +49,12 @@ const refuseDeepJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** A route that takes a text form of its JSON body (`RouteRequest.text`): its path pattern and media type. */
+export interface TextBodyRoute {
+  readonly path: RegExp;
+  readonly mediaType: string;
+}
+
 /** 415 rule, then parsing up to 1 MiB; too large → 413 (at once when Content-Length is far over), invalid
  *  JSON → 400 via the problem handler, and nesting deeper than MAX_JSON_DEPTH → 400.
  *  `largerLimits` names the few bulk paths (exact path → limit in bytes) whose documented batch sizes
@@ -56,6 +62,7 @@ const refuseDeepJson: RequestHandler = (req, _res, next) => {
 export const jsonBody = (
   largerLimits: Readonly<Record<string, number>> = {},
   fileBodyPaths: readonly RegExp[] = [],
+  textBodyRoutes: readonly TextBodyRoute[] = [],
 ): RequestHandler[] => {
   const limits = new Map(Object.entries(largerLimits));
   const limitOf = (path: string): number => limits.get(path) ?? JSON_BODY_LIMIT;
@@ -67,10 +74,29 @@ export const jsonBody = (
     (req, res, next) => (larger.get(req.path) ?? standard)(req, res, next),
     refuseDeepJson,
   ] satisfies RequestHandler[];
-  // Routes that take a file stream it themselves, under their own limit.
-  return json.map(
-    (handler): RequestHandler =>
-      (req, res, next) =>
-        fileBodyPaths.some((path) => path.test(req.path)) ? next() : handler(req, res, next),
+  // A text form is read as a string under the JSON body's limit; the route reads it into its JSON body.
+  const texts = new Map(
+    textBodyRoutes.map(({ mediaType }) => [mediaType, express.text({ limit: JSON_BODY_LIMIT, type: mediaType })]),
   );
+  const textFormOf = (req: Request): RequestHandler | undefined => {
+    const route = textBodyRoutes.find(({ path, mediaType }) => path.test(req.path) && req.is(mediaType));
+    return route && texts.get(route.mediaType);
+  };
+  const text = [
+    refuseAnnouncedOversize(limitOf),
+    (req, res, next) => textFormOf(req)!(req, res, next),
+  ] satisfies RequestHandler[];
+  // Routes that take a file stream it themselves, under their own limit; a text form skips the JSON parser.
+  return [
+    ...json.map(
+      (handler): RequestHandler =>
+        (req, res, next) =>
+          fileBodyPaths.some((path) => path.test(req.path)) || textFormOf(req) ? next() : handler(req, res, next),
+    ),
+    ...text.map(
+      (handler): RequestHandler =>
+        (req, res, next) =>
+          textFormOf(req) ? handler(req, res, next) : next(),
+    ),
+  ];
 };

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { type Clock, systemClock } from '../clock';
 import { type Config, loadConfig } from '../config';
 import { createHttpApp, finalizeHttpApp } from '../http/app';
+import type { TextBodyRoute } from '../http/json-body';
 import type { ReadinessCheck } from '../http/readiness';
 import { createLogger } from '../logger';
 import { createMetrics } from '../metrics';
@@ -22,6 +23,8 @@ export interface TestAppOptions {
   readonly asyncApiDocument?: object;
   /** Mounts the routes under test between createHttpApp and finalizeHttpApp. */
   readonly mount?: (app: Express) => void;
+  /** The mounted routes' text forms of their JSON bodies, as the process's app is given them. */
+  readonly textBodyRoutes?: readonly TextBodyRoute[];
 }
 
 /** The real app stack on a real port, configured from `env` the way a process would be. */
@@ -32,6 +35,7 @@ export const startTestApp = async ({
   openApiDocument = { openapi: '3.1.0', info: { title: 'test', version: '0' }, paths: {} },
   asyncApiDocument = { asyncapi: '3.0.0', info: { title: 'test', version: '0' } },
   mount,
+  textBodyRoutes,
 }: TestAppOptions = {}): Promise<TestApp & { config: Config }> => {
   const config = loadConfig({ LOG_LEVEL: 'debug', ...env });
   const lines: string[] = [];
@@ -44,6 +48,7 @@ export const startTestApp = async ({
     openApiDocument,
     asyncApiDocument,
     clock,
+    textBodyRoutes,
   });
   mount?.(app);
   finalizeHttpApp(app);

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPhaseTable, writePhaseTable } from '@cropcover/domain';
+import { KHARIF_DEFICIT_SHEET } from '@cropcover/domain/testing';
 import { configVariables } from '@cropcover/runtime';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -15,6 +17,15 @@ describe('README', () => {
     const table = read('README.md').split('## Configuration')[1]!.split('\n## ')[0]!;
     const documented = [...table.matchAll(/^\|\s*`([A-Z_]+)`/gm)].map((match) => match[1]);
     expect(documented).toEqual(configVariables.map((variable) => variable.name));
+  });
+});
+
+describe('docs/term-sheets.md', () => {
+  it('shows phase tables the code reads, and example B as the API writes it', () => {
+    const section = read('docs/term-sheets.md').split('## The phase table')[1]!.split('\n## ')[0]!;
+    const [byHand, exampleB] = [...section.matchAll(/```csv\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(readPhaseTable(byHand!)).toHaveProperty('sheet');
+    expect(exampleB).toBe(writePhaseTable(KHARIF_DEFICIT_SHEET));
   });
 });
 

@@ -208,6 +208,26 @@ describe('registering and reading products (TERM-SHEETS.md §2.1)', () => {
     expect(await productIds()).toEqual(before);
   });
 
+  it('takes a sheet as its phase table (text/csv) and answers it back at ?format=csv (TERM-SHEETS.md §5.1)', async () => {
+    const csv = (path: string, table: string) =>
+      api.request('POST', path, { caller: insurer, rawBody: table, headers: { 'content-type': 'text/csv' } });
+    expect((await register('scic-json', SCIC_CORN_SHEET)).status).toBe(201);
+    const table = await api.get(`${PATH}/scic-json/versions/1?format=csv`, insurer);
+    expect(table.status).toBe(200);
+    expect(table.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(String(table.body).split('\n')[0]).toMatch(/^schema,name,/);
+    const validated = await csv(`${PATH}/validate`, table.body);
+    expect(validated.status).toBe(200);
+    const registered = await csv(`${PATH}?product_id=scic-csv`, table.body);
+    expect(registered.status).toBe(201);
+    expect(registered.body.digest).toBe(validated.body.digest);
+    const read = await api.get(`${PATH}/scic-csv/versions/1`, insurer);
+    expect(read.body.sheet).toEqual(JSON.parse(JSON.stringify(SCIC_CORN_SHEET)));
+    const before = await productIds();
+    expectProblem(await csv(`${PATH}?product_id=scic-bad`, 'peril,phase\n'), 400, 'malformed_phase_table');
+    expect(await productIds()).toEqual(before);
+  });
+
   it('versions: the same sheet answers 200 with the latest, new terms 201, a stale If-Match 412', async () => {
     expect((await register('rain-days-v', RAIN_DAYS_SHEET)).status).toBe(201);
     const same = await api.post(`${PATH}/rain-days-v/versions`, insurer, { sheet: RAIN_DAYS_SHEET });

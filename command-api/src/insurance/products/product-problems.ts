@@ -10,6 +10,14 @@ export const INVALID_TERM_SHEET = {
   codes: ['invalid_term_sheet'],
 } as const;
 
+/** A text/csv body that says no sheet at all (phase-table-body.ts); a sheet it says is checked as JSON's. */
+export const MALFORMED_PHASE_TABLE = {
+  description:
+    'malformed_phase_table: the text/csv body is not a phase table (CSV, known columns, readable cells, one ' +
+    "value per sheet and cover field, only the payout map's own columns), each error at rows.<row>.<column>",
+  codes: ['malformed_phase_table'],
+} as const;
+
 /** Products of other organizations are not visible: the same 404 as one that does not exist. */
 export const UNKNOWN_PRODUCT = {
   description: 'product_not_found: no such product (or version) in your organization',

@@ -6,6 +6,8 @@ import type { CoverTerm } from '../calendar/cover-term';
 import { dayValuesIn } from '../index-data/day-values';
 import type { IndexObservation } from '../index-data/index-observation';
 import { evaluateCover } from './evaluate-cover';
+import { readPhaseTable } from './phase-table/read-phase-table';
+import { writePhaseTable } from './phase-table/write-phase-table';
 import { coverOf } from './product';
 import { minorUnitsOfShare, sheetRounding } from './sheet-money';
 import { validateTermSheet } from './validate';
@@ -41,7 +43,11 @@ const daily = (term: CoverTerm, otherwise: number, values: Record<string, number
 const run = (from: string, days: number, value: number): Record<string, number> =>
   Object.fromEntries(Array.from({ length: days }, (_, at) => [addDays(from, at), value]));
 
+/** Every sheet a case paid, for the phase table's round trip at the end (TERM-SHEETS.md §5.1). */
+const paidSheets = new Set<TermSheet>();
+
 const due = (sheet: TermSheet, peril: Peril, readings: readonly IndexObservation[], term: CoverTerm): number => {
+  paidSheets.add(sheet);
   const cover = coverOf(sheet, peril)!;
   const outcome = evaluateCover(
     { cover, amounts: sheet.amounts, term, readings: dayValuesIn(readings, term.start, term.end) },
@@ -316,5 +322,14 @@ describe('version 2 readings and perils', () => {
     expect(TermSheetSchema.safeParse(v2).success).toBe(true);
     const v1 = TermSheetSchema.safeParse({ ...v2, schema: 'cropcover.term-sheet/1' });
     expect(v1.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['covers.0.peril', 'covers.0.reading']);
+  });
+});
+
+// Last, when every case above has paid its sheet.
+describe('the golden sheets as phase tables (TERM-SHEETS.md §5.1)', () => {
+  it('each reads back from its phase table as the same sheet', () => {
+    expect(paidSheets.size).toBeGreaterThan(0);
+    for (const sheet of paidSheets)
+      expect(readPhaseTable(writePhaseTable(sheet))).toEqual({ sheet: JSON.parse(JSON.stringify(sheet)) });
   });
 });

@@ -7,6 +7,8 @@ import { dayValuesIn } from '../index-data/day-values';
 import type { IndexObservation } from '../index-data/index-observation';
 import { DEFAULT_SHEET } from './builtin';
 import { evaluateCover } from './evaluate-cover';
+import { readPhaseTable } from './phase-table/read-phase-table';
+import { writePhaseTable } from './phase-table/write-phase-table';
 import { coverOf } from './product';
 import { minorUnitsOfShare, sheetRounding } from './sheet-money';
 import { seasonStartingIn } from './windows';
@@ -61,6 +63,9 @@ const daily = (term: CoverTerm, otherwise: number, values: Record<string, number
 const run = (from: string, days: number, value: number): Record<string, number> =>
   Object.fromEntries(Array.from({ length: days }, (_, at) => [addDays(from, at), value]));
 
+/** Every sheet a case paid, for the phase table's round trip at the end (TERM-SHEETS.md §5.1). */
+const paidSheets = new Set<TermSheet>();
+
 /** `amount_due_minor` of the sheet's cover of `peril` as of `asOf` (default: the term's end). */
 const due = (
   sheet: TermSheet,
@@ -69,6 +74,7 @@ const due = (
   term: CoverTerm,
   options: { asOf?: string; sumInsuredMinor?: number } = {},
 ): number => {
+  paidSheets.add(sheet);
   const cover = coverOf(sheet, peril)!;
   const outcome = evaluateCover(
     { cover, amounts: sheet.amounts, term, readings: dayValuesIn(readings, term.start, term.end) },
@@ -303,5 +309,14 @@ describe('golden cases G23–G24: today’s catalog as the default product', () 
     const rain = daily(term, 1.5);
     expect(due(DEFAULT_SHEET, 'drought', rain, term, { sumInsuredMinor: 10_000_000 })).toBe(4_166_667);
     expect(due(DEFAULT_SHEET, 'drought', rain, term, { sumInsuredMinor: 10_000_000, asOf: '2028-06-30' })).toBe(0);
+  });
+});
+
+// Last, when every case above has paid its sheet.
+describe('the golden sheets as phase tables (TERM-SHEETS.md §5.1)', () => {
+  it('each reads back from its phase table as the same sheet', () => {
+    expect(paidSheets.size).toBeGreaterThan(0);
+    for (const sheet of paidSheets)
+      expect(readPhaseTable(writePhaseTable(sheet))).toEqual({ sheet: JSON.parse(JSON.stringify(sheet)) });
   });
 });

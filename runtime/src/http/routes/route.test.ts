@@ -23,6 +23,9 @@ const ThingParams = z.strictObject({ thing_id: z.string().min(2) });
 const ThingQuery = z.strictObject({ loud: z.enum(['true', 'false']).default('false') });
 const Thing = z.object({ thing_id: z.string(), said: z.string() });
 const Rename = z.strictObject({ name: z.string().min(1) });
+const Tally = z.strictObject({ counts: z.array(z.number().int().min(0)).min(1) });
+const TallyQuery = z.strictObject({ format: z.enum(['json', 'csv']).optional() });
+const Tallied = z.object({ thing_id: z.string(), total: z.number() });
 
 const routes = [
   testRoute('GET /things/{thing_id}', {
@@ -49,6 +52,40 @@ const routes = [
     res.setHeader('X-Renamed', `${organizationId}:${name}`);
     return undefined;
   }),
+  // A JSON body with a text form (one count a line), and an answer with one (`?format=csv`).
+  testRoute('POST /things/{thing_id}/tally', {
+    summary: 'Tally a thing',
+    request: {
+      params: ThingParams,
+      query: TallyQuery,
+      body: Tally,
+      text: {
+        mediaType: 'text/csv',
+        description: 'One count a line',
+        example: '1\n2\n',
+        read: (text) => {
+          if (text.includes(';')) throw ProblemError.badRequest('bad_request', 'Not counts.');
+          return { counts: text.trim().split('\n').map(Number) };
+        },
+      },
+    },
+    success: {
+      status: 200,
+      schema: Tallied,
+      description: 'The total',
+      text: {
+        format: 'csv',
+        mediaType: 'text/csv',
+        description: 'thing,total',
+        example: 't1,3\n',
+        write: (tallied: z.output<typeof Tallied>) => `${tallied.thing_id},${tallied.total}\n`,
+      },
+    },
+    problems: { 400: { description: 'Not counts', codes: ['bad_request'] } },
+  }).handle(async ({ params: { thing_id }, body: { counts } }) => ({
+    thing_id,
+    total: counts.reduce((sum, count) => sum + count, 0),
+  })),
   testRoute('DELETE /things/{thing_id}', {
     summary: 'Drop a thing',
     request: { params: ThingParams },
@@ -65,6 +102,7 @@ beforeAll(async () => {
   plain = `Bearer ${await tokenOf({})}`;
   insurer = `Bearer ${await tokenOf({ roles: ['insurer'], org: 'org-1' })}`;
   app = await startTestApp({
+    textBodyRoutes: [{ path: /^\/things\/[^/]+\/tally$/, mediaType: 'text/csv' }],
     mount: (express) => {
       const router = Router();
       router.use(routerOf(routes, { greeting: 'hello' }));
@@ -140,6 +178,35 @@ describe('a declared route', () => {
         code: 'version_conflict',
       }),
     ]);
+  });
+});
+
+describe('a route with a text form of its body and answer', () => {
+  const csv = (body: string): RequestInit => ({ method: 'POST', body, headers: { 'content-type': 'text/csv' } });
+
+  it('reads the text into its JSON body and answers JSON, or the text form its query asks for', async () => {
+    const asJson = await call('/things/t1/tally', csv('1\n2\n'));
+    expect(asJson.status).toBe(200);
+    expect(await asJson.json()).toEqual({ thing_id: 't1', total: 3 });
+    const asCsv = await call('/things/t1/tally?format=csv', csv('1\n2\n'));
+    expect(asCsv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await asCsv.text()).toBe('t1,3\n');
+    const sentJson = await call('/things/t1/tally', { method: 'POST', ...json({ counts: [4] }) });
+    expect(await sentJson.json()).toEqual({ thing_id: 't1', total: 4 });
+  });
+
+  it('validates what the text says as a JSON body, and answers what its reader refuses', async () => {
+    const negative = await call('/things/t1/tally', csv('1\n-2\n'));
+    expect(negative.status).toBe(400);
+    expect(await negative.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'counts.1' }] });
+    const unreadable = await call('/things/t1/tally', csv('1;2'));
+    expect(unreadable.status).toBe(400);
+    expect(await unreadable.json()).toMatchObject({ code: 'bad_request' });
+  });
+
+  it('is the only route that takes text: another answers 415', async () => {
+    const response = await call('/things/t1', { ...csv('name'), method: 'PUT' }, insurer);
+    expect(response.status).toBe(415);
   });
 });
 

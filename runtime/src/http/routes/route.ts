@@ -92,7 +92,7 @@ const parseOperation = (operation: Operation): { method: HttpMethod; path: strin
 const serveWith =
   <Deps>(contract: RouteContract, handler: RouteHandler<Deps, RouteDeclaration>, options: RouteOptions<Deps>) =>
   (deps: Deps): RequestHandler => {
-    const { params, query, headers, body, file } = options.acceptedRequest?.(deps) ?? contract.request ?? {};
+    const { params, query, headers, body, file, text } = options.acceptedRequest?.(deps) ?? contract.request ?? {};
     // A write that declares no body accepts only an empty one, so a field sent to it is refused, not ignored;
     // a file body is the handler's to stream.
     const bodySchema = body ?? (contract.method === 'get' || file ? undefined : NoBody);
@@ -109,12 +109,19 @@ const serveWith =
       const organizationId = contract.roles
         ? requireRolesInOrganization(principal, ...contract.roles)
         : principal.organizationId;
+      const parsedParams = params && parseInput(params, req.params);
+      const parsedQuery = query && parseInput(query, req.query);
+      const parsedHeaders = headers && parseInput(headers, headerValues(req, headers));
+      // The text form (the JSON parser left it a string) is read into the JSON body, then validated as one.
+      const textForm = text && typeof req.body === 'string' && req.is(text.mediaType);
       const call = {
         deps,
-        params: params && parseInput(params, req.params),
-        query: query && parseInput(query, req.query),
-        headers: headers && parseInput(headers, headerValues(req, headers)),
-        body: bodySchema && parseBody(bodySchema, req),
+        params: parsedParams,
+        query: parsedQuery,
+        headers: parsedHeaders,
+        body:
+          bodySchema &&
+          (textForm ? parseInput(bodySchema, text.read(req.body, parsedQuery)) : parseBody(bodySchema, req)),
         principal,
         organizationId,
         refuse,
@@ -124,7 +131,10 @@ const serveWith =
       } as unknown as RouteCall<Deps, RouteDeclaration>;
       const answer = await handler(call);
       res.status(status);
+      const textAnswer = contract.success.text;
       if (contract.success.schema === undefined) res.end();
+      else if (textAnswer && (parsedQuery as { format?: unknown } | undefined)?.format === textAnswer.format)
+        res.type(textAnswer.mediaType).send(textAnswer.write(answer as never));
       else res.json(answer);
     };
   };

@@ -1,14 +1,32 @@
-import { DEFAULT_PRODUCT_ID, ProductVersion, ProductVersionPathParams } from '@cropcover/contracts';
-import { DEFAULT_PRODUCT_VERSION } from '@cropcover/domain';
+import {
+  DEFAULT_PRODUCT_ID,
+  PHASE_TABLE_DESCRIPTION,
+  ProductVersion,
+  ProductVersionPathParams,
+  ProductVersionQuery,
+} from '@cropcover/contracts';
+import { DEFAULT_PRODUCT_VERSION, DEFAULT_SHEET, writePhaseTable } from '@cropcover/domain';
 import { queryRoute } from '../../../../../query-route';
 import { PRODUCT_READERS, productVersionOfRow } from '../../../product-view';
 
-/** One immutable version with its whole sheet. */
+/** One immutable version with its whole sheet; `?format=csv` its sheet as its phase table (TERM-SHEETS.md
+ *  §5.1), which registers as the same sheet. */
 export const getProductVersion = queryRoute('GET /insurance/products/{product_id}/versions/{version}', {
   summary: 'One version of a product with its whole term sheet, digest and status',
   roles: PRODUCT_READERS,
-  request: { params: ProductVersionPathParams },
-  success: { status: 200, schema: ProductVersion, description: 'The version' },
+  request: { params: ProductVersionPathParams, query: ProductVersionQuery },
+  success: {
+    status: 200,
+    schema: ProductVersion,
+    description: 'The version; with ?format=csv its sheet as its phase table',
+    text: {
+      format: 'csv',
+      mediaType: 'text/csv',
+      description: PHASE_TABLE_DESCRIPTION,
+      example: writePhaseTable(DEFAULT_SHEET),
+      write: (version: ProductVersion) => writePhaseTable(version.sheet),
+    },
+  },
   problems: { 404: { description: 'product_not_found', codes: ['product_not_found'] } },
 }).handle(async ({ deps, params: { product_id, version }, organizationId, refuse }) => {
   if (product_id === DEFAULT_PRODUCT_ID) {
