@@ -100,10 +100,12 @@ export {
   registerUnitAreas,
   type UnitArea,
   type UnitAreas,
+  type UnitOutline,
   unitAreasAggregate,
   unitAreasStream,
   unitContaining,
   unitMean,
+  unitOutline,
 } from './index-sources/unit-areas';
 
 // Insurance: calendar dates and money, the data a cover reads and its readings, term sheets (the engine,

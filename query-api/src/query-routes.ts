@@ -17,6 +17,7 @@ import { getClimatologyJob } from './insurance/index-sources/source_id/climatolo
 import { getClimatologyVersion } from './insurance/index-sources/source_id/climatologies/name/versions/version/get';
 import { getIndexFileIngestion } from './insurance/index-sources/source_id/files/ingestion_id/get';
 import { getIndexSource } from './insurance/index-sources/source_id/get';
+import { listUnitAreas } from './insurance/index-sources/source_id/units/get';
 import { listPolicies } from './insurance/policies/get';
 import { listEvaluations } from './insurance/policies/policy_id/evaluations/get';
 import { listPolicyEvents } from './insurance/policies/policy_id/events/get';
@@ -54,6 +55,7 @@ export const queryRoutes: readonly Route<QueryApiDeps>[] = [
   ...tagged('Index data', [
     listIndexSources,
     getIndexSource,
+    listUnitAreas,
     getIndexFileIngestion,
     getClimatology,
     getClimatologyVersion,

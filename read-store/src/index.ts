@@ -45,46 +45,51 @@ export {
 } from './queries/audit-tree';
 export {
   type ClimatologyJobRecord,
-  type ClimatologyLease,
   type ClimatologyRequestRecord,
   type ClimatologyVersionQuery,
   type ComputedClimatology,
-  claimClimatology,
+  climatologyJobs,
   climatologyOwner,
   finishClimatology,
   loadClimatology,
   loadClimatologyJob,
+  loadClimatologyRequest,
   recordClimatologyRequest,
-  renewClimatologyLease,
   sourceHasReadingsIn,
   sourceLocationsAsOf,
 } from './queries/climatologies';
 export { indexFileIngestionView, loadIndexFileIngestion } from './queries/index-file-ingestions';
+export {
+  claimLeasedJob,
+  failLeasedRun,
+  type JobLease,
+  type LeasedJobTables,
+  renewJobLease,
+  succeedLeasedRun,
+} from './queries/leased-jobs';
 export {
   type MonitoredPerilColumns,
   monitoredPerilsFromColumns,
   monitoredPerilsToColumns,
 } from './queries/monitored-days';
 export {
-  type BacktestClaim,
   type BacktestJobRecord,
   type BacktestRequestRecord,
-  claimBacktest,
   finishBacktest,
   loadBacktestJob,
+  loadBacktestRequest,
+  portfolioBacktestJobs,
   recordBacktestRequest,
-  renewBacktestLease,
 } from './queries/portfolio-backtests';
 export {
-  claimProductBacktest,
   finishProductBacktest,
   loadProductBacktestJob,
+  loadProductBacktestRequest,
   type ProductBacktestJobRecord,
-  type ProductBacktestLease,
   type ProductBacktestOutcome,
   type ProductBacktestRequestRecord,
+  productBacktestJobs,
   recordProductBacktestRequest,
-  renewProductBacktestLease,
 } from './queries/product-backtests';
 export { type ExposurePage, type ExposureRow, loadExposure } from './queries/programme-exposure';
 export { loadPeriodFigures } from './queries/programme-results';

@@ -1,5 +1,5 @@
-export { type ClimatologyRunnerOptions, startClimatologyRunner } from './climatologies/climatology-runner';
-export type { LeasedJobRunner } from './leased-jobs/leased-job-runner';
+export { startClimatologyRunner } from './climatologies/climatology-runner';
+export type { LeasedJobRunner, LeasedJobRunnerOptions } from './leased-jobs/leased-job-runner';
 export { type ErasedFarmerSnapshots, startErasedFarmerSnapshots } from './monitor/erased-farmer-snapshots';
 export {
   DEFAULT_MONITOR_INTERVAL_MS,
@@ -12,10 +12,7 @@ export {
   type PortfolioBacktestRunnerOptions,
   startPortfolioBacktestRunner,
 } from './portfolio-backtests/portfolio-backtest-runner';
-export {
-  type ProductBacktestRunnerOptions,
-  startProductBacktestRunner,
-} from './product-backtests/product-backtest-runner';
+export { startProductBacktestRunner } from './product-backtests/product-backtest-runner';
 export {
   type ProgrammeBookKeeper,
   startProgrammeBookKeeper,

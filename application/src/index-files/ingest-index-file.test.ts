@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReadingsProvenance } from '@cropcover/contracts';
@@ -8,6 +9,7 @@ import { originDigest, type RegisteredIndexSource, readingsUsedOf } from '@cropc
 import type { RecordedEvent } from '@cropcover/eventstore';
 import {
   calendarDateOf,
+  loadIndexFileIngestion,
   loadReadingHistory,
   loadSeriesReadings,
   migrateReadModels,
@@ -354,6 +356,47 @@ data:
       refusal(ingest(join(work, 'precip.nc'), { mediaType: 'application/x-netcdf', variable: 'tmax' })),
     ).resolves.toEqual({ status: 422, code: 'unknown_variable' });
     expect(await counts()).toEqual({ readings: 0, revisions: 0, ingestions: 0 });
+  });
+
+  it('keeps none of the bytes of a file it refuses, at once or as a job, and no other file held', async () => {
+    const held = async () => (await readdir(store)).sort();
+    const finished = async (ingestionId: string) => {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const ingestion = await loadIndexFileIngestion(db, grid.sourceId, ingestionId);
+        if (ingestion?.status === 'failed' || ingestion?.status === 'succeeded') return ingestion;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`ingestion ${ingestionId} did not finish`);
+    };
+    const kept = await ingest(geotiff('kept', [BAND_2]), { dates: ['2024-04-01'] });
+    expect(kept.ingestion.status).toBe('succeeded');
+    const before = await held();
+    expect(before).toContain(kept.ingestion.sha256);
+
+    const cold = geotiff('cold', [BAND_2.map((row) => row.replace('12.7', '-40'))]);
+    await expect(ingest(cold, { dates: ['2024-04-02'] })).rejects.toMatchObject({ code: 'reading_out_of_bounds' });
+    expect(await held()).toEqual(before);
+
+    const file = await storeIndexFile(createReadStream(cold), store, { gzip: false, limitBytes: 1024 ** 3 });
+    const job = await ingestIndexFile(
+      db,
+      { source: grid, file, mediaType: 'image/tiff', dates: ['2024-04-02'], requestedBy: 'feed', now: NOW },
+      { asJob: true, logger },
+    );
+    expect(await finished(job.ingestion.ingestion_id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'reading_out_of_bounds' },
+    });
+    expect(await held()).toEqual(before);
+
+    // The same bytes refused for another source (a finer grid): the file held for the first stays.
+    await expect(
+      ingest(join(work, 'kept.tif'), {
+        dates: ['2024-04-01'],
+        source: { ...grid, sourceId: 'src-finer', resolutionDeg: 0.05 },
+      }),
+    ).rejects.toMatchObject({ code: 'grid_mismatch' });
+    expect(await held()).toEqual(before);
   });
 
   it('reads a wide CSV, one column per location, empty and −9999 cells missing', async () => {

@@ -17,7 +17,7 @@ import { recordIndexReadings, type SourceReading } from '../index-readings/recor
 import { cellsKept, takeSourceTurn } from '../locations-of-interest/cells-of-interest';
 import { fileValues } from './file-values';
 import { leaseEnd, PROCESS_LEASE_ID, renewedLease } from './ingestion-lease';
-import type { StoredIndexFile } from './stored-index-files';
+import { discardIndexFile, holdForIngestion, keepIngestedFile, type StoredIndexFile } from './stored-index-files';
 
 // INDEX-DATA.md §2.1: one code path for the route and `npm run import-readings`. A file is checked whole
 // inside one transaction: a value out of bounds, a period its cadence does not start, a date after today
@@ -160,9 +160,10 @@ const ingestInto = async (
   return totals;
 };
 
-/** Runs a recorded ingestion under this process's lease: the readings and the ingestion's outcome commit
- *  together, or, the lease lost to another process, not at all. A grid file keeps only the source's cells
- *  of interest, once it has any (INDEX-DATA §2.2). */
+/** Runs a recorded ingestion under this process's lease, from the file held for it: the readings, the
+ *  ingestion's outcome and the file kept commit together, or, the lease lost to another process, not at
+ *  all. A grid file keeps only the source's cells of interest, once it has any (INDEX-DATA §2.2). A run
+ *  that throws leaves the held file to whoever records its failure. */
 export const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, request: IndexFileRequest) => {
   await db
     .updateTable('index_file_ingestions')
@@ -195,10 +196,13 @@ export const runIngestion = async (db: Kysely<ReadModels>, ingestionId: string, 
         .where('lease_id', '=', PROCESS_LEASE_ID)
         .executeTakeFirst();
       if (finished.numUpdatedRows === 0n) throw new Error(`ingestion ${ingestionId}: its lease was taken over`);
+      // Kept before the commit, so that no succeeded ingestion is ever without its file.
+      await keepIngestedFile(request.file);
     });
   } finally {
     lease.stop();
   }
+  await discardIndexFile(request.file);
 };
 
 export const errorOf = (error: unknown) =>
@@ -222,7 +226,10 @@ export const ingestIndexFile = async (
   { asJob, logger }: { readonly asJob: boolean; readonly logger: Logger },
 ): Promise<IngestionOutcome> => {
   const earlier = await liveIngestion(db, request.source.sourceId, request.file.sha256);
-  if (earlier) return { ingestion: indexFileIngestionView(earlier), unchanged: true };
+  if (earlier) {
+    await discardIndexFile(request.file);
+    return { ingestion: indexFileIngestionView(earlier), unchanged: true };
+  }
   const ingestionId = uuidv7();
   const inserted = await db
     .insertInto('index_file_ingestions')
@@ -248,26 +255,33 @@ export const ingestIndexFile = async (
   if (!inserted) {
     // The same bytes arrived at the same moment: theirs is the ingestion.
     const other = await liveIngestion(db, request.source.sourceId, request.file.sha256);
-    if (other) return { ingestion: indexFileIngestionView(other), unchanged: true };
+    if (other) {
+      await discardIndexFile(request.file);
+      return { ingestion: indexFileIngestionView(other), unchanged: true };
+    }
   }
-  const run = runIngestion(db, ingestionId, request);
+  const file = await holdForIngestion(request.file, ingestionId);
+  const run = runIngestion(db, ingestionId, { ...request, file });
   if (asJob) {
     run.catch(async (error) => {
       if (!(error instanceof ProblemError)) logger.error({ err: error, ingestionId }, 'index file ingestion failed');
-      await db
+      const failed = await db
         .updateTable('index_file_ingestions')
         .set({ status: 'failed', error: JSON.stringify(errorOf(error)), finished_at: new Date() })
         .where('ingestion_id', '=', ingestionId)
         .where('lease_id', '=', PROCESS_LEASE_ID)
-        .execute();
+        .executeTakeFirst();
+      // A job lost to another process is its to end; a failed one keeps nothing of its file.
+      if (failed.numUpdatedRows > 0n) await discardIndexFile(file);
     });
     return { ingestion: await readIngestion(db, request, ingestionId), unchanged: false };
   }
   try {
     await run;
   } catch (error) {
-    // Refused at once: no trace of it, as of any refused request.
+    // Refused at once: no trace of it, as of any refused request, its file included.
     await db.deleteFrom('index_file_ingestions').where('ingestion_id', '=', ingestionId).execute();
+    await discardIndexFile(file);
     throw error;
   }
   return { ingestion: await readIngestion(db, request, ingestionId), unchanged: false };

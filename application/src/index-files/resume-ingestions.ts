@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import type { IndexFileMediaType } from '@cropcover/contracts';
 import { indexSourceAggregate, indexSourceStream } from '@cropcover/domain';
 import type { EventStore } from '@cropcover/eventstore';
@@ -9,11 +9,11 @@ import { loadAggregate } from '../handle-command';
 import { unitAreasOfSource } from './file-source';
 import { errorOf, runIngestion } from './ingest-index-file';
 import { leaseEnd, PROCESS_LEASE_ID } from './ingestion-lease';
-import { indexFilePath } from './stored-index-files';
+import { ingestionFilePath } from './stored-index-files';
 
 // An ingestion whose process stopped or died mid-file (its lease ran out, its transaction rolled back, so
-// nothing of it was written) is taken up again from the file kept under its SHA-256, by the process that
-// writes ingestions (the command API). One that never finished in MAX_ATTEMPTS runs, or whose source or
+// nothing of it was written) is taken up again from the file held for it, by the process that writes
+// ingestions (the command API). One that never finished in MAX_ATTEMPTS runs, or whose source or
 // file is gone, is failed with the reason: no ingestion stays `queued` or `running` forever.
 
 const MAX_ATTEMPTS = 3;
@@ -21,8 +21,10 @@ const POLL_MS = 5_000;
 
 type Ending = { readonly code: string; readonly detail: string };
 
-const fail = (db: Kysely<ReadModels>, ingestionId: string, error: Ending) =>
-  db
+/** Fails the ingestion if it is still this process's, and removes the file held for it: a failed
+ *  ingestion keeps nothing. */
+const fail = async (deps: InterruptedIngestionsDeps, ingestionId: string, error: Ending) => {
+  const failed = await deps.db
     .updateTable('index_file_ingestions')
     .set({
       status: 'failed',
@@ -33,7 +35,9 @@ const fail = (db: Kysely<ReadModels>, ingestionId: string, error: Ending) =>
     })
     .where('ingestion_id', '=', ingestionId)
     .where('lease_id', '=', PROCESS_LEASE_ID)
-    .execute();
+    .executeTakeFirst();
+  if (failed.numUpdatedRows > 0n) await rm(ingestionFilePath(deps.directory, ingestionId), { force: true });
+};
 
 /** Takes the oldest unfinished ingestion whose lease ran out under this process's lease. */
 const claimInterrupted = (db: Kysely<ReadModels>) =>
@@ -75,20 +79,20 @@ export const resumeInterruptedIngestions = async (deps: InterruptedIngestionsDep
     taken += 1;
     const ingestionId = row.ingestion_id;
     if (row.attempts > MAX_ATTEMPTS) {
-      await fail(db, ingestionId, {
+      await fail(deps, ingestionId, {
         code: 'ingestion_abandoned',
         detail: `The ingestion was interrupted ${MAX_ATTEMPTS} times (its process stopped mid-file); send the file again.`,
       });
       continue;
     }
-    const path = indexFilePath(deps.directory, row.sha256);
+    const path = ingestionFilePath(deps.directory, ingestionId);
     const bytes = await stat(path).then(
       (file) => file.size,
       () => undefined,
     );
     const state = await loadAggregate(deps.eventStore, indexSourceStream(row.source_id), indexSourceAggregate);
     if (bytes === undefined || state.status !== 'registered') {
-      await fail(db, ingestionId, {
+      await fail(deps, ingestionId, {
         code: 'ingestion_interrupted',
         detail: `The ingestion was interrupted and cannot be resumed: ${bytes === undefined ? 'the kept file is gone' : 'the source is gone'}; send the file again.`,
       });
@@ -108,7 +112,7 @@ export const resumeInterruptedIngestions = async (deps: InterruptedIngestionsDep
         now: deps.clock.now(),
       });
     } catch (error) {
-      await fail(db, ingestionId, errorOf(error));
+      await fail(deps, ingestionId, errorOf(error));
     }
   }
 };

@@ -73,7 +73,7 @@ import {
 } from '../insurance/products';
 import { Quote, QuoteRequest } from '../insurance/quote';
 import { PolicyTriggerCourses } from '../insurance/trigger-course';
-import { UnitAreasRegistration, UnitAreasRequest } from '../insurance/unit-areas';
+import { UnitAreaList, UnitAreasQuery, UnitAreasRegistration, UnitAreasRequest } from '../insurance/unit-areas';
 import { ExposureQuery, ProgrammeExposure } from '../programmes/exposure';
 import {
   BacktestJobPathParams,
@@ -166,6 +166,11 @@ export const apiOperations = {
   },
   'GET /insurance/index-sources': { query: IndexSourcesQuery, success: IndexSourceList },
   'GET /insurance/index-sources/{source_id}': { params: IndexSourcePathParams, success: IndexSource },
+  'GET /insurance/index-sources/{source_id}/units': {
+    params: IndexSourcePathParams,
+    query: UnitAreasQuery,
+    success: UnitAreaList,
+  },
   'GET /insurance/index-sources/{source_id}/files/{ingestion_id}': {
     params: IndexFilePathParams,
     success: IndexFileIngestion,

@@ -1,6 +1,7 @@
 import { DateTime, TrimmedText } from '../common';
 import { z } from '../zod';
 import { StationId } from './index-sources';
+import { PageNumber, PageSize, queryFlag } from './pagination';
 
 // INDEX-DATA §2.4: named areas of a source (IBLI divisions, ARC admin areas, AYII insurance units) whose
 // readings are one series each. Polygons are GeoJSON (RFC 7946), checked strictly: a ring is closed and
@@ -91,3 +92,37 @@ export const UnitAreasRegistration = z
   .object({ source_id: z.string(), registered: z.array(z.string()), units_total: z.number().int() })
   .openapi('UnitAreasRegistration');
 export type UnitAreasRegistration = z.infer<typeof UnitAreasRegistration>;
+
+export const UnitAreasQuery = z.strictObject({ page: PageNumber, page_size: PageSize, polygons: queryFlag() });
+export type UnitAreasQuery = z.infer<typeof UnitAreasQuery>;
+
+/** A unit as the list shows it: its outline always, its polygon when asked for (`polygons=true`). */
+export const UnitAreaListItem = z
+  .object({
+    unit_id: z.string(),
+    name: z.string(),
+    bbox: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .openapi({ description: '[west, south, east, north] of every position, as a GeoJSON bbox' }),
+    parts: z.number().int().openapi({ description: 'Polygons in it: 1 for a Polygon' }),
+    positions: z.number().int().openapi({ description: 'Positions in all its rings' }),
+    cells: z.number().int().nullable().openapi({
+      description:
+        'Grid cells of the source the unit reads (centres inside it, or the cell of its centroid); null on a source without a grid',
+    }),
+    registered_at: DateTime,
+    polygon: UnitPolygon.optional(),
+  })
+  .openapi('UnitAreaListItem');
+export type UnitAreaListItem = z.infer<typeof UnitAreaListItem>;
+
+export const UnitAreaList = z
+  .object({
+    source_id: z.string(),
+    items: z.array(UnitAreaListItem),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('UnitAreaList');
+export type UnitAreaList = z.infer<typeof UnitAreaList>;

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createJobClaimOrderIndex, createLeasedRunTable } from './leased-job-tables';
 
 // Climatologies (INDEX-DATA §3): the request the command API records, the run a monitor claims and
 // finishes, and the immutable versions it writes with each location's normals.
@@ -18,19 +19,8 @@ export const climatologies = {
       .addColumn('requested_by', 'text', (column) => column.notNull())
       .addColumn('requested_at', 'timestamptz', (column) => column.notNull())
       .execute();
-    await sql`create index climatology_requests_order_idx on climatology_requests (requested_at, job_id)`.execute(db);
-    await db.schema
-      .createTable('climatology_runs')
-      .addColumn('job_id', 'text', (column) => column.primaryKey())
-      .addColumn('status', 'text', (column) => column.notNull())
-      .addColumn('lease_id', 'text')
-      .addColumn('leased_until', 'timestamptz')
-      .addColumn('attempts', 'integer', (column) => column.notNull())
-      .addColumn('started_at', 'timestamptz', (column) => column.notNull())
-      .addColumn('completed_at', 'timestamptz')
-      .addColumn('version', 'integer')
-      .addColumn('error', 'jsonb')
-      .execute();
+    await createJobClaimOrderIndex(db, 'climatology_requests');
+    await createLeasedRunTable(db, 'climatology_runs', (table) => table.addColumn('version', 'integer'));
     await db.schema
       .createTable('climatologies')
       .addColumn('source_id', 'text', (column) => column.notNull())

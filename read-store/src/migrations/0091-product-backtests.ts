@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createJobClaimOrderIndex, createLeasedRunTable } from './leased-job-tables';
 
 // Product backtests (TERM-SHEETS.md §5.1): the request the command API records, the run a monitor claims
 // and finishes, and each location's results it writes with its success.
@@ -19,21 +20,8 @@ export const productBacktests = {
       .addColumn('requested_by', 'text', (column) => column.notNull())
       .addColumn('requested_at', 'timestamptz', (column) => column.notNull())
       .execute();
-    await sql`create index product_backtest_requests_order_idx on product_backtest_requests (requested_at, job_id)`.execute(
-      db,
-    );
-    await db.schema
-      .createTable('product_backtest_runs')
-      .addColumn('job_id', 'text', (column) => column.primaryKey())
-      .addColumn('status', 'text', (column) => column.notNull())
-      .addColumn('lease_id', 'text')
-      .addColumn('leased_until', 'timestamptz')
-      .addColumn('attempts', 'integer', (column) => column.notNull())
-      .addColumn('started_at', 'timestamptz', (column) => column.notNull())
-      .addColumn('completed_at', 'timestamptz')
-      .addColumn('summary', 'jsonb')
-      .addColumn('error', 'jsonb')
-      .execute();
+    await createJobClaimOrderIndex(db, 'product_backtest_requests');
+    await createLeasedRunTable(db, 'product_backtest_runs', (table) => table.addColumn('summary', 'jsonb'));
     await db.schema
       .createTable('product_backtest_locations')
       .addColumn('job_id', 'text', (column) => column.notNull())

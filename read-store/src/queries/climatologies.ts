@@ -1,6 +1,7 @@
 import type { ClimatologyLocation, ClimatologyPeriod, ClimatologyStat } from '@cropcover/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../read-models';
+import { type LeasedJobTables, succeedLeasedRun } from './leased-jobs';
 
 // Climatology jobs and versions (INDEX-DATA §3): what the command API records when one is asked for,
 // what a monitor claims, computes and writes as a new immutable version, and what the query API shows.
@@ -116,58 +117,21 @@ export const loadClimatologyJob = async (
   return { ...request, run: status === null ? null : { status, completed_at, version, error } };
 };
 
-export interface ClimatologyLease {
-  readonly leaseId: string;
-  readonly now: Date;
-  readonly leaseMs: number;
-}
+export const climatologyJobs: LeasedJobTables = { requests: 'climatology_requests', runs: 'climatology_runs' };
 
-/** Claims the oldest request that has no run, or whose run's lease is over, with a lease of `leaseMs`. */
-export const claimClimatology = async (
-  db: Kysely<ReadModels>,
-  { leaseId, now, leaseMs }: ClimatologyLease,
-): Promise<
-  { readonly request: ClimatologyRequestRecord & { readonly started_at: Date }; readonly attempts: number } | undefined
-> => {
-  const until = new Date(now.getTime() + leaseMs);
-  const { rows } = await sql<{ job_id: string; attempts: number }>`
-    with candidate as (
-      select request.job_id from climatology_requests request
-      left join climatology_runs run on run.job_id = request.job_id
-      where run.job_id is null or (run.status = 'running' and run.leased_until < ${now})
-      order by request.requested_at, request.job_id
-      limit 1
-      for update of request skip locked)
-    insert into climatology_runs (job_id, status, lease_id, leased_until, attempts, started_at)
-    select job_id, 'running', ${leaseId}, ${until}, 1, ${now} from candidate
-    on conflict (job_id) do update set
-      lease_id = excluded.lease_id, leased_until = excluded.leased_until,
-      attempts = climatology_runs.attempts + 1, started_at = excluded.started_at
-    where climatology_runs.status = 'running' and climatology_runs.leased_until < ${now}
-    returning job_id, attempts`.execute(db);
-  const claimed = rows[0];
-  if (claimed === undefined) return undefined;
-  const request = await db
-    .selectFrom('climatology_requests')
-    .selectAll()
-    .where('job_id', '=', claimed.job_id)
-    .executeTakeFirstOrThrow();
-  return { request: { ...request, started_at: now }, attempts: claimed.attempts };
-};
-
-export const renewClimatologyLease = async (
+/** The request of a claimed job, with the instant it started: readings recorded by then are counted. */
+export const loadClimatologyRequest = async (
   db: Kysely<ReadModels>,
   jobId: string,
-  { leaseId, now, leaseMs }: ClimatologyLease,
-): Promise<boolean> => {
-  const result = await db
-    .updateTable('climatology_runs')
-    .set({ leased_until: new Date(now.getTime() + leaseMs) })
-    .where('job_id', '=', jobId)
-    .where('lease_id', '=', leaseId)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+): Promise<ClimatologyRequestRecord & { readonly started_at: Date }> => {
+  const { started_at, ...request } = await db
+    .selectFrom('climatology_requests as request')
+    .innerJoin('climatology_runs as run', 'run.job_id', 'request.job_id')
+    .selectAll('request')
+    .select('run.started_at')
+    .where('request.job_id', '=', jobId)
+    .executeTakeFirstOrThrow();
+  return { ...request, started_at };
 };
 
 /** A computed version, before its number is drawn. */
@@ -179,25 +143,16 @@ export interface ComputedClimatology {
 
 const NORMAL_ROWS_PER_STATEMENT = 1000;
 
-/** Records how the run ended, if the lease is still this monitor's: a success writes the next version of
- *  the name with every location's normals, in the same transaction. */
+/** Records the next version of the name with every location's normals, in one transaction, if the lease
+ *  is still this monitor's. */
 export const finishClimatology = async (
   db: Kysely<ReadModels>,
   request: ClimatologyRequestRecord,
   leaseId: string,
-  ending:
-    | { readonly status: 'succeeded'; readonly result: ComputedClimatology; readonly at: Date }
-    | { readonly status: 'failed'; readonly error: { code: string; detail: string }; readonly at: Date },
+  result: ComputedClimatology,
+  at: Date,
 ): Promise<void> => {
-  await db.transaction().execute(async (trx) => {
-    const ours = await trx
-      .updateTable('climatology_runs')
-      .set({ status: ending.status, lease_id: null, leased_until: null, completed_at: ending.at })
-      .set(ending.status === 'failed' ? { error: JSON.stringify(ending.error) } : {})
-      .where('job_id', '=', request.job_id)
-      .where('lease_id', '=', leaseId)
-      .executeTakeFirst();
-    if (ours.numUpdatedRows === 0n || ending.status === 'failed') return;
+  await succeedLeasedRun(db, 'climatology_runs', request.job_id, leaseId, at, async (trx) => {
     // Versions of one name are numbered one after another: a lock on the name keeps two jobs apart.
     await sql`select pg_advisory_xact_lock(hashtext(${`${request.source_id}/${request.name}`}))`.execute(trx);
     const latest = await trx
@@ -207,7 +162,6 @@ export const finishClimatology = async (
       .where('name', '=', request.name)
       .executeTakeFirst();
     const version = (latest?.version ?? 0) + 1;
-    const { result } = ending;
     await trx
       .insertInto('climatologies')
       .values({
@@ -222,15 +176,15 @@ export const finishClimatology = async (
         stat: request.stat,
         min_years: request.min_years,
         readings_as_of: result.readings_as_of,
-        computed_at: ending.at,
+        computed_at: at,
         job_id: request.job_id,
       })
       .execute();
-    for (let at = 0; at < result.locations.length; at += NORMAL_ROWS_PER_STATEMENT) {
+    for (let from = 0; from < result.locations.length; from += NORMAL_ROWS_PER_STATEMENT) {
       await trx
         .insertInto('climatology_normals')
         .values(
-          result.locations.slice(at, at + NORMAL_ROWS_PER_STATEMENT).map((location) => ({
+          result.locations.slice(from, from + NORMAL_ROWS_PER_STATEMENT).map((location) => ({
             source_id: request.source_id,
             name: request.name,
             version,

@@ -6,9 +6,10 @@ import type {
   ProductBacktestSummary,
   TermSheet,
 } from '@cropcover/contracts';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ReadModels } from '../read-models';
 import type { BacktestSourceLocation } from '../schema/command-api/product-backtest-request-tables';
+import { type LeasedJobTables, succeedLeasedRun } from './leased-jobs';
 
 // Product backtest jobs (TERM-SHEETS.md §5.1): what the command API records when one is asked for, what a
 // monitor claims, runs and finishes with each location's results, and what the query API shows.
@@ -95,57 +96,17 @@ export const loadProductBacktestJob = async (
   };
 };
 
-export interface ProductBacktestLease {
-  readonly leaseId: string;
-  readonly now: Date;
-  readonly leaseMs: number;
-}
-
-/** Claims the oldest request that has no run, or whose run's lease is over, with a lease of `leaseMs`. */
-export const claimProductBacktest = async (
-  db: Kysely<ReadModels>,
-  { leaseId, now, leaseMs }: ProductBacktestLease,
-): Promise<{ readonly request: ProductBacktestRequestRecord; readonly attempts: number } | undefined> => {
-  const until = new Date(now.getTime() + leaseMs);
-  const { rows } = await sql<{ job_id: string; attempts: number }>`
-    with candidate as (
-      select request.job_id from product_backtest_requests request
-      left join product_backtest_runs run on run.job_id = request.job_id
-      where run.job_id is null or (run.status = 'running' and run.leased_until < ${now})
-      order by request.requested_at, request.job_id
-      limit 1
-      for update of request skip locked)
-    insert into product_backtest_runs (job_id, status, lease_id, leased_until, attempts, started_at)
-    select job_id, 'running', ${leaseId}, ${until}, 1, ${now} from candidate
-    on conflict (job_id) do update set
-      lease_id = excluded.lease_id, leased_until = excluded.leased_until,
-      attempts = product_backtest_runs.attempts + 1, started_at = excluded.started_at
-    where product_backtest_runs.status = 'running' and product_backtest_runs.leased_until < ${now}
-    returning job_id, attempts`.execute(db);
-  const claimed = rows[0];
-  if (claimed === undefined) return undefined;
-  const request = await db
-    .selectFrom('product_backtest_requests')
-    .selectAll()
-    .where('job_id', '=', claimed.job_id)
-    .executeTakeFirstOrThrow();
-  return { request, attempts: claimed.attempts };
+export const productBacktestJobs: LeasedJobTables = {
+  requests: 'product_backtest_requests',
+  runs: 'product_backtest_runs',
 };
 
-export const renewProductBacktestLease = async (
+/** The request of a claimed job. */
+export const loadProductBacktestRequest = (
   db: Kysely<ReadModels>,
   jobId: string,
-  { leaseId, now, leaseMs }: ProductBacktestLease,
-): Promise<boolean> => {
-  const result = await db
-    .updateTable('product_backtest_runs')
-    .set({ leased_until: new Date(now.getTime() + leaseMs) })
-    .where('job_id', '=', jobId)
-    .where('lease_id', '=', leaseId)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-};
+): Promise<ProductBacktestRequestRecord> =>
+  db.selectFrom('product_backtest_requests').selectAll().where('job_id', '=', jobId).executeTakeFirstOrThrow();
 
 export interface ProductBacktestOutcome {
   readonly summary: ProductBacktestSummary;
@@ -154,39 +115,28 @@ export interface ProductBacktestOutcome {
 
 const LOCATION_ROWS_PER_STATEMENT = 200;
 
-/** Records how the run ended, if the lease is still this monitor's: a success writes every location's
- *  results in the same transaction. */
+/** Records the run's summary and every location's results in one transaction, if the lease is still this
+ *  monitor's. */
 export const finishProductBacktest = async (
   db: Kysely<ReadModels>,
   jobId: string,
   leaseId: string,
-  ending:
-    | { readonly status: 'succeeded'; readonly result: ProductBacktestOutcome; readonly at: Date }
-    | { readonly status: 'failed'; readonly error: { code: string; detail: string }; readonly at: Date },
+  { summary, locations }: ProductBacktestOutcome,
+  at: Date,
 ): Promise<void> => {
-  await db.transaction().execute(async (trx) => {
-    const ours = await trx
+  await succeedLeasedRun(db, 'product_backtest_runs', jobId, leaseId, at, async (trx) => {
+    await trx
       .updateTable('product_backtest_runs')
-      .set({
-        status: ending.status,
-        lease_id: null,
-        leased_until: null,
-        completed_at: ending.at,
-        summary: ending.status === 'succeeded' ? JSON.stringify(ending.result.summary) : null,
-        error: ending.status === 'failed' ? JSON.stringify(ending.error) : null,
-      })
+      .set({ summary: JSON.stringify(summary) })
       .where('job_id', '=', jobId)
-      .where('lease_id', '=', leaseId)
-      .executeTakeFirst();
-    if (ours.numUpdatedRows === 0n || ending.status === 'failed') return;
-    const { locations } = ending.result;
-    for (let at = 0; at < locations.length; at += LOCATION_ROWS_PER_STATEMENT) {
+      .execute();
+    for (let from = 0; from < locations.length; from += LOCATION_ROWS_PER_STATEMENT) {
       await trx
         .insertInto('product_backtest_locations')
         .values(
-          locations.slice(at, at + LOCATION_ROWS_PER_STATEMENT).map((location, offset) => ({
+          locations.slice(from, from + LOCATION_ROWS_PER_STATEMENT).map((location, offset) => ({
             job_id: jobId,
-            position: at + offset,
+            position: from + offset,
             result: JSON.stringify(location),
           })),
         )

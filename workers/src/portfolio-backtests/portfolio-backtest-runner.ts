@@ -3,12 +3,10 @@ import type { PortfolioBacktestResult } from '@cropcover/contracts';
 import type { EventStore } from '@cropcover/eventstore';
 import {
   type BacktestRequestRecord,
-  claimBacktest,
   finishBacktest,
-  type ReadModels,
-  renewBacktestLease,
+  loadBacktestRequest,
+  portfolioBacktestJobs,
 } from '@cropcover/read-store';
-import type { Kysely } from 'kysely';
 import {
   type LeasedJobRunner,
   type LeasedJobRunnerOptions,
@@ -22,7 +20,6 @@ export type PortfolioBacktestRunner = LeasedJobRunner;
 
 export interface PortfolioBacktestRunnerOptions extends LeasedJobRunnerOptions {
   readonly eventStore: EventStore;
-  readonly db: Kysely<ReadModels>;
 }
 
 export const startPortfolioBacktestRunner = (options: PortfolioBacktestRunnerOptions): PortfolioBacktestRunner => {
@@ -30,10 +27,9 @@ export const startPortfolioBacktestRunner = (options: PortfolioBacktestRunnerOpt
   return startLeasedJobRunner<BacktestRequestRecord, PortfolioBacktestResult>(
     {
       kind: 'backtest',
-      idOf: (request) => request.job_id,
-      claim: (lease) => claimBacktest(db, lease),
-      renew: (jobId, lease) => renewBacktestLease(db, jobId, lease),
-      finish: (request, leaseId, ending) => finishBacktest(db, request.job_id, leaseId, ending),
+      tables: portfolioBacktestJobs,
+      load: (jobId) => loadBacktestRequest(db, jobId),
+      finish: (request, leaseId, result, at) => finishBacktest(db, request.job_id, leaseId, result, at),
       compute: (request, progress) => computePortfolioBacktest(options, request, progress),
     },
     options,

@@ -4,3 +4,4 @@ export * from './unit-areas';
 export * from './unit-containing';
 export * from './unit-location';
 export * from './unit-mean';
+export * from './unit-outline';

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { indexSourceStream } from '@cropcover/domain';
+import type { UnitPolygon } from '@cropcover/contracts';
+import { indexSourceStream, unitAreasStream } from '@cropcover/domain';
 import { fieldSourceRegistered, gridSourceRegistered, stationSourceRegistered } from '@cropcover/domain/testing';
-import { indexSourcesProjection, rebuildProjections } from '@cropcover/projector';
+import { readModelProjections, rebuildProjections } from '@cropcover/projector';
 import { openProjectorTestDatabase, type ProjectorTestDatabase, readWholeLog } from '@cropcover/projector/testing';
 import { createReadModelConsistency, type ReadModelConsistency } from '@cropcover/read-store';
 import {
@@ -39,6 +40,68 @@ const sources = [
   },
 ];
 
+const UNITS_REGISTERED_AT = '2026-03-05T00:00:00.000Z';
+
+/** A 0.1° square: on the 0.05° grid, the four cells whose centres lie inside it. */
+const square: UnitPolygon = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [36.7, -1.3],
+      [36.8, -1.3],
+      [36.8, -1.2],
+      [36.7, -1.2],
+      [36.7, -1.3],
+    ],
+  ],
+};
+/** Two small triangles holding no cell centre: the unit reads the one cell containing its centroid. */
+const islands: UnitPolygon = {
+  type: 'MultiPolygon',
+  coordinates: [
+    [
+      [
+        [37.001, -1.001],
+        [37.002, -1.001],
+        [37.001, -1.002],
+        [37.001, -1.001],
+      ],
+    ],
+    [
+      [
+        [37.003, -1.003],
+        [37.004, -1.003],
+        [37.003, -1.004],
+        [37.003, -1.003],
+      ],
+    ],
+  ],
+};
+
+/** The unit areas registered on two sources; the field source has none. */
+const unitAreas = [
+  {
+    sourceId: 'src-grid',
+    units: [
+      { unit_id: 'marsabit-2', name: 'Marsabit North', polygon: islands },
+      { unit_id: 'marsabit-10', name: 'Marsabit Central', polygon: square },
+      { unit_id: 'isiolo', name: 'Isiolo', polygon: square },
+    ],
+  },
+  { sourceId: 'src-station', units: [{ unit_id: 'laikipia', name: 'Laikipia', polygon: square }] },
+];
+
+const metadataOf = (actor: string, organizationId: string, at: string) => ({
+  event_id: crypto.randomUUID(),
+  occurred_at: at,
+  actor,
+  organization_id: organizationId,
+  correlation_id: crypto.randomUUID(),
+  causation_id: null,
+  schema_version: 1,
+  platform_version: '0.0.0-test',
+});
+
 describe('index source queries', () => {
   let t: ProjectorTestDatabase;
   let server: Server;
@@ -57,27 +120,24 @@ describe('index source queries', () => {
     for (const { type, data } of sources) {
       await t.eventStore.append(
         indexSourceStream(data.source_id),
-        [
-          {
-            type,
-            data,
-            metadata: {
-              event_id: crypto.randomUUID(),
-              occurred_at: data.registered_at,
-              actor: data.registered_by,
-              organization_id: data.organization_id,
-              correlation_id: crypto.randomUUID(),
-              causation_id: null,
-              schema_version: 1,
-              platform_version: '0.0.0-test',
-            },
-          },
-        ],
+        [{ type, data, metadata: metadataOf(data.registered_by, data.organization_id, data.registered_at) }],
         'no_stream',
       );
     }
-    await readWholeLog(t.eventStore, sources.length);
-    await rebuildProjections({ eventStore: t.eventStore, db: t.db, projections: [indexSourcesProjection] });
+    for (const { sourceId, units } of unitAreas) {
+      const data = { source_id: sourceId, units, registered_by: 'feed', registered_at: UNITS_REGISTERED_AT };
+      await t.eventStore.append(
+        unitAreasStream(sourceId),
+        [{ type: 'UnitAreasRegistered', data, metadata: metadataOf('feed', 'org-data', UNITS_REGISTERED_AT) }],
+        'no_stream',
+      );
+    }
+    await readWholeLog(t.eventStore, sources.length + unitAreas.length);
+    await rebuildProjections({
+      eventStore: t.eventStore,
+      db: t.db,
+      projections: readModelProjections.filter(({ name }) => ['index_sources', 'index_source_units'].includes(name)),
+    });
 
     const clock = settableClock('2026-04-01T00:00:00.000Z');
     const app = createHttpApp({
@@ -89,7 +149,11 @@ describe('index source queries', () => {
       asyncApiDocument: {},
       clock,
     });
-    consistency = createReadModelConsistency({ pool: t.pool, projectionNames: ['index_sources'], logger: t.logger });
+    consistency = createReadModelConsistency({
+      pool: t.pool,
+      projectionNames: ['index_sources', 'index_source_units'],
+      logger: t.logger,
+    });
     app.use(
       createQueryRouter({ db: t.db, consistency, readYourWritesTimeoutMs: 1000, eventStore: t.eventStore, clock }),
     );
@@ -219,6 +283,60 @@ describe('index source queries', () => {
       const { status, body } = await get('/insurance/index-sources/no-such-source', insurer);
       expect(status).toBe(404);
       expect(body).toMatchObject({ status: 404, code: 'not_found' });
+    });
+  });
+
+  describe('GET /insurance/index-sources/{source_id}/units', () => {
+    const outline = { parts: 1, positions: 5, cells: 4, registered_at: UNITS_REGISTERED_AT };
+
+    it("lists a grid source's units by unit_id, each with its box, its size and the cells it reads", async () => {
+      const { status, body } = await get('/insurance/index-sources/src-grid/units', auditor);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        source_id: 'src-grid',
+        items: [
+          { unit_id: 'isiolo', name: 'Isiolo', bbox: [36.7, -1.3, 36.8, -1.2], ...outline },
+          { unit_id: 'marsabit-10', name: 'Marsabit Central', bbox: [36.7, -1.3, 36.8, -1.2], ...outline },
+          {
+            unit_id: 'marsabit-2',
+            name: 'Marsabit North',
+            bbox: [37.001, -1.004, 37.004, -1.001],
+            parts: 2,
+            positions: 8,
+            cells: 1,
+            registered_at: UNITS_REGISTERED_AT,
+          },
+        ],
+        total: 3,
+        page: 1,
+        page_size: 20,
+      });
+    });
+
+    it('pages, and gives each polygon when asked for', async () => {
+      const { body } = await get('/insurance/index-sources/src-grid/units?page=2&page_size=1&polygons=true', insurer);
+      expect(body).toMatchObject({ total: 3, page: 2, page_size: 1 });
+      expect(body.items).toEqual([expect.objectContaining({ unit_id: 'marsabit-10', polygon: square })]);
+    });
+
+    it('counts no cells on a source without a grid, and lists none on a source without units', async () => {
+      const { body } = await get('/insurance/index-sources/src-station/units', provider);
+      expect(body.items).toEqual([expect.objectContaining({ unit_id: 'laikipia', cells: null })]);
+      expect((await get('/insurance/index-sources/src-field/units', insurer)).body).toMatchObject({
+        items: [],
+        total: 0,
+      });
+    });
+
+    it('answers 404 for no such source, 400 for a bad query and 403 without a role', async () => {
+      expect((await get('/insurance/index-sources/no-such-source/units', insurer)).body).toMatchObject({
+        status: 404,
+        code: 'not_found',
+      });
+      expect((await get('/insurance/index-sources/src-grid/units?polygons=yes', insurer)).status).toBe(400);
+      expect((await get('/insurance/index-sources/src-grid/units?page_size=101', insurer)).status).toBe(400);
+      const nobody = { sub: 'nobody', org: 'org-a', roles: [] };
+      expect((await get('/insurance/index-sources/src-grid/units', nobody)).status).toBe(403);
     });
   });
 });

@@ -1,21 +1,11 @@
 import type { ClimatologyLocation, ClimatologyPeriod, ClimatologyStat } from '@cropcover/contracts';
 import type { ColumnType } from 'kysely';
-import type { NullableTimestamp, Timestamp } from '../../columns';
-import type { JsonDocumentColumn } from './portfolio-backtest-run-tables';
+import type { Timestamp } from '../../columns';
+import type { LeasedRunColumns } from './leased-run-columns';
 
-/** The run of a requested climatology, written by the monitor that claims it: a lease while it runs, then
- *  the version it made or why it failed. */
-export interface ClimatologyRunsTable {
-  job_id: string;
-  status: 'running' | 'succeeded' | 'failed';
-  lease_id: string | null;
-  leased_until: NullableTimestamp;
-  attempts: number;
-  started_at: Timestamp;
-  completed_at: NullableTimestamp;
+/** The run of a requested climatology, then the version it made once succeeded. */
+export interface ClimatologyRunsTable extends LeasedRunColumns {
   version: number | null;
-  /** `{code, detail}` once failed. */
-  error: JsonDocumentColumn;
 }
 
 /** A version of a climatology (INDEX-DATA §3): immutable once written, by the monitor that computed it. */

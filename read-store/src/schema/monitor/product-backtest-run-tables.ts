@@ -1,21 +1,10 @@
 import type { LocationBacktest, ProductBacktestSummary } from '@cropcover/contracts';
 import type { ColumnType } from 'kysely';
-import type { NullableTimestamp, Timestamp } from '../../columns';
-import type { JsonDocumentColumn } from './portfolio-backtest-run-tables';
+import type { LeasedRunColumns } from './leased-run-columns';
 
-/** The run of a requested product backtest, written by the monitor that claims it: a lease while it runs,
- *  then its summary or why it failed. */
-export interface ProductBacktestRunsTable {
-  job_id: string;
-  status: 'running' | 'succeeded' | 'failed';
-  lease_id: string | null;
-  leased_until: NullableTimestamp;
-  attempts: number;
-  started_at: Timestamp;
-  completed_at: NullableTimestamp;
+/** The run of a requested product backtest, then its summary once succeeded. */
+export interface ProductBacktestRunsTable extends LeasedRunColumns {
   summary: ColumnType<ProductBacktestSummary | null, string | null, string | null>;
-  /** `{code, detail}` once failed. */
-  error: JsonDocumentColumn;
 }
 
 /** Each location's seasons and statistics of a succeeded run, in the order asked (`position`), written
