@@ -137,6 +137,59 @@ const SHEET = {
   ],
 };
 
+/** The unit's June–July totals in tenths of a millimetre: the 39 climatology years', and the season read. */
+const seasonTenths = (unit: number, year: number): bigint =>
+  datesFrom(`${year}-${SEASON.from}`, `${year}-${SEASON.to}`).reduce(
+    (sum, date) => sum + BigInt(tenths(unit, date)),
+    0n,
+  );
+
+/** The test's own figures for the percentile cover: nearest-rank p20 and p5 of the 39 totals (the ⌈p·n/100⌉-th
+ *  smallest), and SI × (p20 − season) / (p20 − p5), half up, between 0 and the sum insured. */
+const expectedPercentilePayoutMinor = (unit: number): bigint => {
+  const totals = Array.from({ length: YEARS.to - YEARS.from + 1 }, (_, at) => seasonTenths(unit, YEARS.from + at)).sort(
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const rank = (p: number) => totals[Math.ceil((p * totals.length) / 100) - 1]!;
+  const [p20, p5, season] = [rank(20), rank(5), seasonTenths(unit, SEASON_YEAR)];
+  if (season >= p20) return 0n;
+  if (season <= p5) return BigInt(SUM_INSURED_MINOR);
+  return roundedHalfUp(BigInt(SUM_INSURED_MINOR) * (p20 - season), p20 - p5);
+};
+
+const P20_SHEET = {
+  schema: 'cropcover.term-sheet/2',
+  name: 'Unit rainfall, June–July total below the unit’s 20th percentile',
+  season: SEASON,
+  amounts: { unit: 'share' },
+  covers: [
+    {
+      peril: 'drought',
+      index: 'season_rain_mm',
+      reading: 'rainfall_mm',
+      limit: 1,
+      base_rate: 0.05,
+      exposure: 'season',
+      phases: [
+        {
+          id: 'june_july',
+          window: SEASON,
+          aggregate: 'sum',
+          payout: {
+            linear: {
+              direction: 'below',
+              trigger: { percentile: 20, climatology: { name: 'season-totals' } },
+              exit: { percentile: 5 },
+            },
+          },
+          limit: 1,
+          settle: 'window_closed',
+        },
+      ],
+    },
+  ],
+};
+
 let sequence = 0;
 const fieldIn = async (unit: number) => {
   const owner: Caller = { sub: `grower-${++sequence}`, givenName: 'Amina', familyName: 'Galgalo' };
@@ -265,6 +318,24 @@ describe('one product for every unit, read against a dekadal climatology', () =>
       // The policy holds the version it froze, whatever later versions say.
       const policy = await api.get(`/insurance/policies/${policyId}`, insurer);
       expect(policy.body.triggers[0].data_source.climatology).toEqual(frozen.climatology);
+    }
+
+    // Percentile levels (TERM-SHEETS.md §5): the season's rain below the unit's own 20th percentile of its
+    // June–July totals, to nothing at its 5th, from a climatology of the season as one period.
+    await climatologyOf(sourceId, { name: 'season-totals', years: YEARS, period: { window: SEASON }, stat: 'sum' });
+    expect((await api.post('/insurance/products', insurer, { product_id: 'unit-p20', sheet: P20_SHEET })).status).toBe(
+      201,
+    );
+    for (const unit of [0, 2, 4]) {
+      const request = coverRequest(await fieldIn(unit), 'unit-p20', 'drought', sourceId);
+      const quote = await api.post('/insurance/quote', insurer, request);
+      expect({ status: quote.status, detail: quote.body.detail }).toEqual({ status: 200, detail: undefined });
+      const policyId = await issueQuoted(request, quote);
+      const backtest = await api.post(`/insurance/policies/${policyId}/evaluate`, insurer, {
+        as_of: `${SEASON_YEAR}-07-31`,
+      });
+      expect(backtest.status).toBe(200);
+      expect(Math.round(backtest.body.total_payout * 100)).toBe(Number(expectedPercentilePayoutMinor(unit)));
     }
   }, 600_000);
 });
