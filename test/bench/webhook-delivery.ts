@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { createPostgresEventStore } from '@cropcover/eventstore';
 import { policyStory } from '@cropcover/projector/testing';
 import { createLogger, createPool } from '@cropcover/runtime';
@@ -21,6 +22,10 @@ import { repositoryRoot, startService } from '../src/support/service-process';
 //    deliveries cannot arrive faster than the breaches are appended (about 1–2 s here), so:
 // 3. Backlog: another 1,000 appended while the service is stopped, then the service started: from its
 //    first arrival to the last, what the whole path sustains when every breach is there at once.
+// 4. Anchor (issue 36): the same receiver fed by a plain sender on its own thread — fetch (undici), as many bodies of a real
+//    delivery's size, at most WEBHOOK_SENDS_PER_ENDPOINT in flight as the dispatcher sends to one URL —
+//    from its first arrival to the last; the ratio backlog ÷ plain is the dispatcher's whole path against
+//    bare HTTP on the same machine at the same time.
 // Run: scripts/kafka-broker start && npx tsx test/bench/webhook-delivery.ts (BENCH_LATENCY_BREACHES=0 skips
 // part 1 for a short run of the throughput alone).
 
@@ -34,6 +39,8 @@ const LATENCY_BREACHES = Number(process.env.BENCH_LATENCY_BREACHES ?? 200);
 const LATENCY_SPACING_MS = 100;
 const BURST_BREACHES = Number(process.env.BENCH_BURST_BREACHES ?? 1_000);
 const DAY_MS = 86_400_000;
+// The dispatcher's bound on requests in flight to one URL, given to the service and to the plain sender.
+const SENDS_PER_ENDPOINT = Number(process.env.WEBHOOK_SENDS_PER_ENDPOINT ?? 8);
 
 const dateOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,12 +48,15 @@ const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 const arrivals = new Map<string, number>();
+let deliveredBody = '';
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const at = performance.now();
-    const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { policy_id: string } };
+    const body = Buffer.concat(chunks).toString('utf8');
+    const { data } = JSON.parse(body) as { data: { policy_id: string } };
+    deliveredBody ||= body;
     if (!arrivals.has(data.policy_id)) arrivals.set(data.policy_id, at);
     res.writeHead(200).end();
   });
@@ -62,6 +72,7 @@ const serviceEnv = {
   WEBHOOK_ALLOW_INSECURE: 'true',
   MONITOR_ENABLED: 'false',
   RATE_LIMIT_PER_MINUTE: '1000000',
+  WEBHOOK_SENDS_PER_ENDPOINT: String(SENDS_PER_ENDPOINT),
 };
 let service = await startService(serviceEnv);
 const api = apiClient(service.baseUrl);
@@ -198,6 +209,41 @@ try {
   await pool.end();
   await sampleRss();
 
+  // 4. The plain sender: each body a real delivery's with its own policy id (same length as the ids here).
+  const template = JSON.parse(deliveredBody) as { data: { policy_id: string } };
+  const plainIds = Array.from({ length: BURST_BREACHES }, (_, i) => `plain-${i}`);
+  const plainBodies = plainIds.map((id) => JSON.stringify({ ...template, data: { ...template.data, policy_id: id } }));
+  // On its own thread, as the dispatcher sends from its own process: on a loaded machine the scheduler
+  // shares CPU per thread, and a sender on the receiver's thread would get half the dispatcher's share.
+  const plainStarted = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const sender = new Worker(
+      `const { workerData: { url, ids, bodies, inFlight } } = require('node:worker_threads');
+       let next = 0;
+       const send = async () => {
+         while (next < bodies.length) {
+           const i = next++;
+           const response = await fetch(url, {
+             method: 'POST',
+             headers: { 'content-type': 'application/json', 'webhook-id': ids[i] },
+             body: bodies[i],
+           });
+           await response.arrayBuffer();
+         }
+       };
+       Promise.all(Array.from({ length: inFlight }, send)).then(() => process.exit(0));`,
+      {
+        eval: true,
+        workerData: { url: receiverUrl, ids: plainIds, bodies: plainBodies, inFlight: SENDS_PER_ENDPOINT },
+      },
+    );
+    sender.on('error', reject);
+    sender.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`plain sender exited ${code}`))));
+  });
+  const plainSentMs = performance.now() - plainStarted;
+  const plainAt = plainIds.map((id) => arrivals.get(id) ?? Number.NaN);
+  const plainSpan = Math.max(...plainAt) - Math.min(...plainAt);
+
   const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
   if (latencies.length > 0) {
     console.log(`latency over ${latencies.length} breaches (evaluate response → webhook arrival):`);
@@ -220,6 +266,12 @@ try {
   );
   console.log(
     `  deliveries recorded over ${caughtUp.recordedMs.toFixed(0)} ms, first → last attempt ${caughtUp.sentMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `plain sender (fetch, ${SENDS_PER_ENDPOINT} in flight, ${Buffer.byteLength(deliveredBody)}-byte bodies): ${BURST_BREACHES} in ${plainSentMs.toFixed(0)} ms; first → last arrival ${plainSpan.toFixed(0)} ms = ${perSecond(plainSpan)} deliveries/s`,
+  );
+  console.log(
+    `  ratio backlog ÷ plain ${(plainSpan / (caughtUp.last - caughtUp.first)).toFixed(2)}×, live burst ÷ plain ${(plainSpan / (live.last - live.first)).toFixed(2)}× (goal ≥ 0.5×)`,
   );
   console.log(`peak RSS: service ${mb(peakServiceRss)}, broker ${mb(peakBrokerRss)}`);
   console.log(
