@@ -1,10 +1,4 @@
-import {
-  type CommandContext,
-  handleCommand,
-  issueInProgramme,
-  type LoadedStream,
-  loadStream,
-} from '@cropcover/application';
+import { type CommandContext, issueInProgramme, type LoadedStream, loadStream } from '@cropcover/application';
 import { Policy, PolicyIssueRequest } from '@cropcover/contracts';
 import {
   DEFAULT_SETTLEMENT_PERIOD_DAYS,

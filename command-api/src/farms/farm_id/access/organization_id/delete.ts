@@ -4,7 +4,7 @@ import { farmAggregate, farmStream, revokeFarmAccess } from '@cropcover/domain';
 import { commandContextOf } from '../../../../command-context';
 import { commandRoute, KEPT_CHANGING } from '../../../../command-route';
 import { awaitReadModels } from '../../../../read-your-writes';
-import { NOT_FARM_OWNER, UNKNOWN_FARM } from '../../../farm-problems';
+import { NOT_FARM_OWNER } from '../../../farm-problems';
 
 /** The farmer (or an admin) ends an organization's access (SPEC §6); its policies already issued stay
  *  valid, evaluable and payable. */
