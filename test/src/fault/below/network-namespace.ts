@@ -49,3 +49,66 @@ export const dropTrafficOf = async (port: number): Promise<() => Promise<void>> 
     for (const rule of rules) await iptables('-D', ...rule);
   };
 };
+
+const tc = async (...args: string[]): Promise<void> => {
+  await run('tc', args);
+};
+
+/** Why this kernel cannot rate-limit one port (no `sch_htb`), or undefined when it can. */
+export const whyRateLimitCannotRun = async (): Promise<string | undefined> => {
+  try {
+    await tc('qdisc', 'add', 'dev', 'lo', 'root', 'handle', '1:', 'htb');
+    await tc('qdisc', 'del', 'dev', 'lo', 'root');
+    return undefined;
+  } catch (error) {
+    return `NOT RUN: PostgreSQL slow — tc cannot add an htb qdisc here (${(error as Error).message.trim()})`;
+  }
+};
+
+/** Traffic to and from `port` on this namespace's loopback is held to `rate` (tc's units, e.g. 3500bit)
+ *  by a token bucket (htb), everything else passes at once. A rate limit, not netem's fixed delay per
+ *  packet (this kernel has no netem): a lone small round trip waits about its bytes over the rate, a
+ *  loaded link queues and waits longer. Returns what lifts it; queued packets then leave at once. */
+export const slowTrafficOf = async (port: number, rate: string): Promise<() => Promise<void>> => {
+  await tc('qdisc', 'add', 'dev', 'lo', 'root', 'handle', '1:', 'htb', 'default', '10');
+  await tc(
+    'class',
+    'add',
+    'dev',
+    'lo',
+    'parent',
+    '1:',
+    'classid',
+    '1:10',
+    'htb',
+    'rate',
+    '10gbit',
+    'quantum',
+    '200000',
+  );
+  // The smallest burst htb takes for a 1500-byte packet: the bucket starts nearly empty.
+  const slow = ['rate', rate, 'ceil', rate, 'burst', '1600', 'cburst', '1600', 'quantum', '1600'];
+  await tc('class', 'add', 'dev', 'lo', 'parent', '1:', 'classid', '1:20', 'htb', ...slow);
+  for (const end of ['sport', 'dport'])
+    await tc(
+      'filter',
+      'add',
+      'dev',
+      'lo',
+      'parent',
+      '1:',
+      'protocol',
+      'ip',
+      'u32',
+      'match',
+      'ip',
+      end,
+      String(port),
+      '0xffff',
+      'flowid',
+      '1:20',
+    );
+  return async () => {
+    await tc('qdisc', 'del', 'dev', 'lo', 'root');
+  };
+};
