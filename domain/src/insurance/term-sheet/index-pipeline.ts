@@ -299,8 +299,8 @@ interface BlockFigures {
   readonly weights: readonly bigint[] | undefined;
   /** 10^(6 − round): the declared rounding's step in millionths. */
   readonly roundStep: bigint | undefined;
-  /** The blocks on a window and the source's periods in it (`blockSpansOf`). */
-  readonly spansOn: (window: DayWindow, periods: readonly SpanDays[] | undefined) => readonly BlockSpan[];
+  /** The blocks on a window and the source's periods in it (`blockSpansOf`), and the offsets of their ends. */
+  readonly spansOn: (window: DayWindow, periods: readonly SpanDays[] | undefined) => BlocksOnWindow;
 }
 
 /** The blocks of a window, at most `listed` (the figures the sheet lists per block): a window anchored on
@@ -321,6 +321,11 @@ const blockSpansListed = (
   ];
 };
 
+interface BlocksOnWindow {
+  readonly spans: readonly BlockSpan[];
+  readonly ends: readonly number[];
+}
+
 /** `blockSpansListed`, kept for the last window asked for: every policy on a product reads the same phase
  *  windows in a season, so a monitor pass or a quote finds a phase's blocks once, not once per policy. */
 const blockSpansOn = (by: Blocks['by'], listed: number | undefined): BlockFigures['spansOn'] => {
@@ -329,7 +334,7 @@ const blockSpansOn = (by: Blocks['by'], listed: number | undefined): BlockFigure
         readonly startDay: number;
         readonly endDay: number;
         readonly periods: readonly SpanDays[] | undefined;
-        readonly spans: readonly BlockSpan[];
+        readonly blocks: BlocksOnWindow;
       }
     | undefined;
   return (window, periods) => {
@@ -339,14 +344,15 @@ const blockSpansOn = (by: Blocks['by'], listed: number | undefined): BlockFigure
       last.endDay !== window.endDay ||
       last.periods !== periods
     ) {
+      const spans = blockSpansListed(by, window, periods, listed);
       last = {
         startDay: window.startDay,
         endDay: window.endDay,
         periods,
-        spans: blockSpansListed(by, window, periods, listed),
+        blocks: { spans, ends: spans.map((span) => span.endOffset) },
       };
     }
-    return last.spans;
+    return last.blocks;
   };
 };
 
@@ -487,12 +493,8 @@ const aggregatorOf = (
     if (typeof aggregate !== 'string' || aggregate === 'longest_run') {
       throw new RangeError('blocks are aggregated by sum, mean, max or min');
     }
-    const spans = blocks.spansOn(window, periods);
-    return new BlockAggregate(
-      figuresOn(blocks, spans, climatology),
-      spans.map((span) => span.endOffset),
-      aggregate,
-    );
+    const { spans, ends } = blocks.spansOn(window, periods);
+    return new BlockAggregate(figuresOn(blocks, spans, climatology), ends, aggregate);
   }
   if (typeof aggregate !== 'string') {
     if ('rolling' in aggregate) return new Rolling(aggregate.rolling);
